@@ -1,0 +1,32 @@
+# nestvp_add_test(NAME name SOURCES ... LIBS ... [SYSTEMC])
+# One executable; every TEST becomes its own ctest entry (gtest_discover_tests), so each
+# SystemC TEST gets a fresh kernel. SYSTEMC tests link the sc_main that turns SystemC
+# warnings and errors into test failures.
+function(nestvp_add_test)
+    cmake_parse_arguments(T "SYSTEMC" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
+    add_executable(${T_NAME} ${T_SOURCES})
+    if(T_SYSTEMC)
+        target_link_libraries(${T_NAME} PRIVATE nestvp_sc_test_main ${T_LIBS} GTest::gtest)
+    else()
+        target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
+    endif()
+    target_compile_definitions(${T_NAME} PRIVATE
+        NESTVP_SOURCE_DIR="${PROJECT_SOURCE_DIR}" NESTVP_BINARY_DIR="${PROJECT_BINARY_DIR}")
+    gtest_discover_tests(${T_NAME}
+        PROPERTIES ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1" LABELS "${T_LABELS}"
+        DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# nestvp_glob_library(name DIRS d1 d2 ... LIBS l1 l2 ...): a static library of every .cpp
+# in the listed folders, so that adding a model needs no CMake edit.
+function(nestvp_glob_library name)
+    cmake_parse_arguments(L "" "" "DIRS;LIBS" ${ARGN})
+    set(srcs)
+    foreach(d ${L_DIRS})
+        file(GLOB s CONFIGURE_DEPENDS ${d}/*.cpp)
+        list(APPEND srcs ${s})
+    endforeach()
+    add_library(${name} STATIC ${srcs} ${PROJECT_SOURCE_DIR}/cmake/empty.cpp)
+    target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+    target_link_libraries(${name} PUBLIC ${L_LIBS})
+endfunction()

@@ -1,0 +1,41 @@
+#include "models/time_base.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace nestvp {
+
+using u128 = unsigned __int128;
+
+time_base::time_base(const sc_core::sc_module_name& name, uint64_t freq_hz)
+    : sc_core::sc_module(name), m_freq_hz(freq_hz) {
+    if (freq_hz == 0) throw std::invalid_argument("time_base: frequency must be > 0");
+    m_units_per_second =
+        static_cast<uint64_t>(std::llround(1.0 / sc_core::sc_get_time_resolution().to_seconds()));
+}
+
+uint64_t time_base::ticks() const { return ticks_at(sc_core::sc_time_stamp()); }
+
+uint64_t time_base::ticks_at(const sc_core::sc_time& t) const {
+    return static_cast<uint64_t>((static_cast<u128>(t.value()) * m_freq_hz) / m_units_per_second);
+}
+
+sc_core::sc_time time_base::time_of(uint64_t tick) const {
+    const u128 units = (static_cast<u128>(tick) * m_units_per_second + m_freq_hz - 1) / m_freq_hz;
+    if (units > static_cast<u128>(sc_core::sc_max_time().value())) return sc_core::sc_max_time();
+    return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(units));
+}
+
+sc_core::sc_time time_base::delay_until(uint64_t tick) const {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time at = time_of(tick);
+    return at > now ? at - now : sc_core::SC_ZERO_TIME;
+}
+
+sc_core::sc_time time_base::duration_of(uint64_t ticks) const {
+    const u128 units = (static_cast<u128>(ticks) * m_units_per_second + m_freq_hz - 1) / m_freq_hz;
+    if (units > static_cast<u128>(sc_core::sc_max_time().value())) return sc_core::sc_max_time();
+    return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(units));
+}
+
+}  // namespace nestvp

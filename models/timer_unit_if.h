@@ -1,0 +1,37 @@
+#pragma once
+// The DEC + HDEC unit of one hardware thread (timer-facilities.md §2, §3, §7.2).
+// Three implementations sit behind it, chosen by the setting `impl: tlm | rtl | lockstep`:
+// native_timer_unit (SystemC models), rtl_timer_unit (Verilated rtl/) and
+// lockstep_timer_unit (both, compared on every operation).
+#include <cstdint>
+
+#include <systemc>
+
+namespace nestvp {
+
+class timer_unit_if {
+public:
+    virtual ~timer_unit_if() = default;
+
+    // mtDEC / mfDEC (SPR 22). Writes truncate to the width in force; reads are
+    // sign-extended when LPCR[LD]=1 and zero-extended from 32 bits otherwise (§2.1).
+    virtual void write_dec(uint64_t value) = 0;
+    virtual uint64_t read_dec() = 0;
+    // mtHDEC / mfHDEC (SPR 310): always large mode, sign-extended reads (§3).
+    virtual void write_hdec(uint64_t value) = 0;
+    virtual uint64_t read_hdec() = 0;
+    // The LPCR bits the unit depends on: LD (large decrementer) and HDICE.
+    virtual void set_lpcr(bool ld, bool hdice) = 0;
+
+    // DEC exception: a level on the MSB of the active width (§2.2).
+    virtual bool dec_pending() = 0;
+    // HDEC exception: an edge latched until delivered (§3).
+    virtual bool hdec_pending() = 0;
+    // The HDEC interrupt was taken, or the thread entered a power-saving state: clear the latch.
+    virtual void ack_hdec() = 0;
+
+    // Notified whenever dec_pending() or hdec_pending() may have changed.
+    virtual const sc_core::sc_event& pending_changed_event() const = 0;
+};
+
+}  // namespace nestvp

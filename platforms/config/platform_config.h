@@ -1,0 +1,79 @@
+#pragma once
+// The typed configuration of one platform run: what a platform file (plus includes and
+// --set overrides) resolves to. The YAML schema that fills it is in param_schema.cpp;
+// every cost names its source (cost_catalog.h).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nestvp {
+
+// A cost in core cycles, with where the figure comes from ("assumption: ..." if assumed).
+struct cost_param {
+    uint64_t cycles = 0;
+    std::string source;
+};
+using cost_table = std::map<std::string, cost_param>;
+
+struct machine_config {
+    uint64_t core_clock_hz = 3000000000ull;  // issue: default 3.0 GHz
+    uint64_t tb_freq_hz = 512000000ull;      // timer-facilities.md §1
+    unsigned cores = 0;                      // 0: as many as the hardware threads need
+    unsigned threads_per_core = 4;           // SMT mode (1..8)
+    // Speed of one active thread when k threads of its core are active, k = 1..threads_per_core.
+    std::vector<double> smt_speed = {1.0, 0.6, 0.45, 0.35};
+    std::string smt_source = "assumption";
+    std::string timer_impl = "tlm";  // tlm | rtl | lockstep
+    unsigned dec_bits = 56;          // implemented large-decrementer width (§2.1)
+    bool large_dec = true;           // LPCR[LD] for the partitions
+};
+
+struct l0_config {
+    std::string api = "v2";              // v1 (H_ENTER_NESTED) | v2 (H_GUEST_*)
+    std::string run_output = "powervm";  // qemu | powervm | powervm-dec-expiry
+    cost_table costs;
+};
+
+struct l1_config {
+    std::string dec_policy = "cancel";  // cancel | no-cancel | clear-on-entry
+    unsigned hz = 100;                  // L1 periodic tick; bounds each L2 run through HDEC
+    cost_table costs;
+};
+
+struct l2_config {
+    unsigned vcpus = 4;
+    unsigned hz = 100;              // periodic tick while busy
+    bool nohz_idle = true;          // idle vCPUs program the next timer event only
+    double housekeeping_hz = 2.0;   // timer events per second on an idle vCPU
+    cost_table costs;
+};
+
+struct workload_config {
+    unsigned arithoh_copies = 1;  // on vCPUs 0..copies-1; the rest are idle
+    cost_table costs;             // arithoh_iteration, ...
+};
+
+struct run_config {
+    double duration_s = 10.0;
+    uint64_t seed = 1;
+    std::string json_path;   // empty: no JSON file
+    std::string csv_path;
+    std::string trace_path;  // VCD
+    double trace_start_s = 0.0;
+    double trace_end_s = -1.0;  // < 0: to the end
+    std::string plot_dir;
+};
+
+struct platform_config {
+    std::string name;
+    std::string source_file;
+    machine_config machine;
+    l0_config l0;
+    l1_config l1;
+    l2_config l2;
+    workload_config workload;
+    run_config run;
+};
+
+}  // namespace nestvp

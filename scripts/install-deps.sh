@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages nestvp needs, only those that are missing.
+# Uses sudo when not root. See ../shared/docs/toolchain.md for the recipe.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libsystemc-dev verilator libyaml-cpp-dev
+      libgtest-dev libxml2-utils parallel)
+if [[ "${NESTVP_WITH_CLANG:-0}" == 1 ]]; then pkgs+=(clang libclang-rt-14-dev); fi
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then exit 0; fi
+echo "install-deps: installing ${missing[*]}" >&2
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
