@@ -1,0 +1,28 @@
+#pragma once
+// Commands of the nestvp tool register themselves here; main() dispatches by name.
+#include <string>
+#include <vector>
+
+namespace nestvp {
+
+struct command {
+    std::string name;
+    std::string summary;
+    int (*run)(int argc, char** argv);  // argv[0] is the command name
+};
+
+void register_command(const command& cmd);
+const std::vector<command>& commands();
+
+// Exit codes shared by every command (documented in docs/cli.md).
+enum exit_code : int {
+    exit_ok = 0,
+    exit_failure = 1,       // the run failed (a lockstep mismatch, an I/O error while writing)
+    exit_usage = 2,         // bad command line, bad platform or stimulus file
+    exit_interrupted = 130  // SIGINT: partial results were written
+};
+
+}  // namespace nestvp
+
+#define NESTVP_REGISTER_COMMAND(id, name, summary, fn) \
+    static const bool nestvp_command_registered_##id = (nestvp::register_command({name, summary, fn}), true)

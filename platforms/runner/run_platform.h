@@ -1,0 +1,22 @@
+#pragma once
+// Builds the machine a platform describes, runs it for run.duration_s and reports.
+// SystemC elaborates once per process: call this at most once per process.
+#include <functional>
+
+#include "platforms/config/platform_config.h"
+#include "platforms/runner/run_result.h"
+
+namespace nestvp {
+
+struct run_options {
+    bool keep_exit_events = false;  // fill run_result::exits (for timelines)
+    // Called about every progress_interval_s of simulated time with the simulated seconds done.
+    std::function<void(double sim_done_s)> on_progress;
+    double progress_interval_s = 0.1;
+    // Polled at the same points; returning true stops the run early (marked partial).
+    std::function<bool()> should_stop;
+};
+
+run_result run_platform(const platform_config& cfg, const run_options& opts = {});
+
+}  // namespace nestvp
