@@ -1,0 +1,94 @@
+#include "models/decrementer.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace nestvp {
+
+namespace {
+// Events may only be scheduled once elaboration is over; start_of_simulation() arms them.
+bool elaborating() {
+    const auto s = sc_core::sc_get_status();
+    return s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
+           s == sc_core::SC_END_OF_ELABORATION;
+}
+}  // namespace
+
+decrementer::decrementer(const sc_core::sc_module_name& name, time_base& tb, unsigned dec_bits)
+    : sc_core::sc_module(name), m_tb(tb), m_dec_bits(dec_bits) {
+    // §2.1 / §6: ibm,dec-bits is accepted in 32..64.
+    if (dec_bits < 32 || dec_bits > 64)
+        throw std::invalid_argument("decrementer: dec_bits must be 32..64, got " +
+                                    std::to_string(dec_bits));
+    m_next = m_tb.ticks() + reset_value;
+    SC_METHOD(on_edge);
+    sensitive << m_edge_ev;
+    dont_initialize();
+}
+
+uint64_t decrementer::raw_at(uint64_t tick) const {
+    return (m_next - tick) & width_mask(width());
+}
+
+void decrementer::write(uint64_t value) {
+    // §2.1: writes are truncated to the width in force; an LD=0 write loads the low 32 bits
+    // zero-extended into the dec_bits-wide counter (§7.2 choice).
+    const uint64_t now = m_tb.ticks();
+    m_next = now + (value & width_mask(width()));
+    reschedule();
+    notify_changed();
+}
+
+uint64_t decrementer::read() const {
+    const uint64_t v = raw_at(m_tb.ticks());
+    // §2.1: LD=1 sign-extends from the implemented MSB; LD=0 reads as 32-bit, upper bits 0.
+    return m_ld ? sign_extend(v, m_dec_bits) : v;
+}
+
+void decrementer::set_large(bool ld) {
+    if (ld == m_ld) return;
+    m_ld = ld;  // vector 17: the level follows the MSB of the new width at once
+    reschedule();
+    notify_changed();
+}
+
+bool decrementer::pending() const {
+    return msb_set(raw_at(m_tb.ticks()), width());
+}
+
+uint64_t decrementer::next_edge_tick() const {
+    const unsigned w = width();
+    const uint64_t now = m_tb.ticks();
+    const uint64_t u = raw_at(now);
+    // Not pending: 0 -> -1 after u+1 ticks. Pending: the value wraps from -2^(W-1) to
+    // 2^(W-1)-1 after u - 2^(W-1) + 1 ticks (§2.2 "wraps to positive").
+    const uint64_t delta = msb_set(u, w) ? u - (1ull << (w - 1)) + 1 : u + 1;
+    if (delta == 0 || now + delta < now) return time_base::never;  // beyond 2^64
+    return now + delta;
+}
+
+void decrementer::start_of_simulation() {
+    reschedule();
+}
+
+void decrementer::on_edge() {
+    notify_changed();
+    reschedule();
+}
+
+void decrementer::reschedule() {
+    if (elaborating()) return;
+    m_edge_ev.cancel();
+    const uint64_t edge = next_edge_tick();
+    if (edge == time_base::never) return;
+    const sc_core::sc_time at = m_tb.time_of(edge);
+    if (at == sc_core::sc_max_time()) return;  // beyond sc_time: never within this run
+    m_edge_ev.notify(at - sc_core::sc_time_stamp());
+}
+
+void decrementer::notify_changed() {
+    if (elaborating()) return;
+    m_changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace nestvp

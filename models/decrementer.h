@@ -1,0 +1,76 @@
+#pragma once
+// Decrementer (DEC, SPR 22) of one hardware thread — timer-facilities.md §2, §7.1.
+//
+// State is an absolute expiry in *host* TB ticks (m_next), like QEMU's decr_next: the value at
+// host tick T is (m_next - T) truncated to the width in force, so it is independent of any
+// partition TB offset (§1 "Changing the TB does not change DEC"). Nothing ticks: the exception
+// level is a pure function of simulated time and one sc_event is scheduled for the next tick at
+// which the level changes (0 -> -1 assert, or the wrap from -2^(W-1) to 2^(W-1)-1 deassert).
+//
+// Width: 32 bits when LPCR[LD]=0, dec_bits (56 on POWER9/10) when LD=1 (§2.1). The counter
+// itself is dec_bits wide; an LD=0 write loads the zero-extended low 32 bits (§7.2 choice).
+// Reset value: the maximum positive 32-bit value 0x7FFF_FFFF, no exception pending.
+// LD toggle (vector 17, [ISA-unverified]): the level is re-evaluated at once on the MSB of the
+// new width (Microwatt `dec_sign`), see docs/decrementer.md.
+#include <cstdint>
+
+#include <systemc>
+
+#include "models/time_base.h"
+
+namespace nestvp {
+
+class decrementer : public sc_core::sc_module {
+public:
+    static constexpr uint64_t reset_value = 0x7FFFFFFFull;
+
+    SC_HAS_PROCESS(decrementer);
+    decrementer(const sc_core::sc_module_name& name, time_base& tb, unsigned dec_bits = 56);
+
+    // mtDEC: truncated to the width in force (§2.1).
+    void write(uint64_t value);
+    // mfDEC: sign-extended from dec_bits when LD=1, low 32 bits zero-extended when LD=0 (§2.1).
+    uint64_t read() const;
+    // LPCR[LD]; re-evaluates the level immediately (vector 17 choice).
+    void set_large(bool ld);
+    bool large() const { return m_ld; }
+    unsigned width() const { return m_ld ? m_dec_bits : 32u; }
+    unsigned dec_bits() const { return m_dec_bits; }
+
+    // The exception exists while the MSB of the active width is 1 (§2.2); delivery does not
+    // clear it.
+    bool pending() const;
+    // Host tick of the next level change, or time_base::never.
+    uint64_t next_edge_tick() const;
+    // Notified (delta) on every write, LD change and level change.
+    const sc_core::sc_event& changed_event() const { return m_changed; }
+
+private:
+    void start_of_simulation() override;
+    void on_edge();     // SC_METHOD on m_edge_ev
+    void reschedule();  // arm m_edge_ev for next_edge_tick()
+    void notify_changed();
+    uint64_t raw_at(uint64_t tick) const;  // (m_next - tick) truncated to the active width
+
+    time_base& m_tb;
+    unsigned m_dec_bits;
+    bool m_ld = false;
+    uint64_t m_next;  // host tick at which the value is 0 (mod 2^width)
+    sc_core::sc_event m_edge_ev;
+    sc_core::sc_event m_changed;
+};
+
+// Width helpers shared by DEC and HDEC.
+inline uint64_t width_mask(unsigned w) {
+    return w >= 64 ? ~0ull : ((1ull << w) - 1);
+}
+inline uint64_t sign_extend(uint64_t v, unsigned w) {
+    if (w >= 64) return v;
+    v &= width_mask(w);
+    return (v >> (w - 1)) & 1 ? (v | ~width_mask(w)) : v;
+}
+inline bool msb_set(uint64_t v, unsigned w) {
+    return (v >> (w - 1)) & 1;
+}
+
+}  // namespace nestvp

@@ -1,0 +1,113 @@
+#include "models/hypervisor_decrementer.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace nestvp {
+
+namespace {
+bool elaborating() {
+    const auto s = sc_core::sc_get_status();
+    return s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
+           s == sc_core::SC_END_OF_ELABORATION;
+}
+}  // namespace
+
+hypervisor_decrementer::hypervisor_decrementer(const sc_core::sc_module_name& name, time_base& tb,
+                                               unsigned dec_bits)
+    : sc_core::sc_module(name), m_tb(tb), m_bits(dec_bits) {
+    if (dec_bits < 32 || dec_bits > 64)
+        throw std::invalid_argument("hypervisor_decrementer: dec_bits must be 32..64, got " +
+                                    std::to_string(dec_bits));
+    m_synced = m_tb.ticks();
+    m_next = m_synced + (width_mask(m_bits) >> 1);  // reset: max positive, 2^(W-1)-1
+    SC_METHOD(on_edge);
+    sensitive << m_edge_ev;
+    dont_initialize();
+}
+
+void hypervisor_decrementer::sync() {
+    const uint64_t now = m_tb.ticks();
+    if (now <= m_synced) return;
+    // The first 0 -> -1 crossing after m_synced is u+1 ticks later, u = unsigned value then.
+    const uint64_t u = raw_at(m_synced);
+    const uint64_t crossing = m_synced + u + 1;
+    const bool in_range = u != ~0ull && crossing > m_synced && crossing <= now;
+    m_synced = now;
+    // §3 edge by decrement; dropped while HDICE=0 (vector 23, POWER9).
+    if (in_range && m_hdice && !m_pending) {
+        m_pending = true;
+        notify_changed();
+    }
+}
+
+void hypervisor_decrementer::write(uint64_t value) {
+    sync();
+    const uint64_t now = m_tb.ticks();
+    const bool was_negative = msb_set(raw_at(now), m_bits);
+    const uint64_t v = value & width_mask(m_bits);
+    m_next = now + v;
+    // §3: a write that takes a non-negative HDEC negative is an edge; negative -> negative is
+    // not (vector 20); a positive write never clears the latch (vector 18).
+    if (!was_negative && msb_set(v, m_bits) && m_hdice) m_pending = true;
+    reschedule();
+    notify_changed();
+}
+
+uint64_t hypervisor_decrementer::read() {
+    sync();
+    return sign_extend(raw_at(m_tb.ticks()), m_bits);
+}
+
+void hypervisor_decrementer::set_hdice(bool hdice) {
+    sync();  // crossings before the change see the old HDICE
+    if (hdice == m_hdice) return;
+    m_hdice = hdice;
+    notify_changed();
+}
+
+bool hypervisor_decrementer::pending() {
+    sync();
+    return m_pending;
+}
+
+void hypervisor_decrementer::ack() {
+    sync();
+    if (!m_pending) return;
+    m_pending = false;
+    notify_changed();
+}
+
+uint64_t hypervisor_decrementer::next_edge_tick() const {
+    const uint64_t now = m_tb.ticks();
+    const uint64_t u = raw_at(now);
+    if (u == ~0ull || now + u + 1 <= now) return time_base::never;
+    return now + u + 1;
+}
+
+void hypervisor_decrementer::start_of_simulation() {
+    reschedule();
+}
+
+void hypervisor_decrementer::on_edge() {
+    sync();
+    notify_changed();
+    reschedule();
+}
+
+void hypervisor_decrementer::reschedule() {
+    if (elaborating()) return;
+    m_edge_ev.cancel();
+    const uint64_t edge = next_edge_tick();
+    if (edge == time_base::never) return;
+    const sc_core::sc_time at = m_tb.time_of(edge);
+    if (at == sc_core::sc_max_time()) return;  // beyond sc_time: never within this run
+    m_edge_ev.notify(at - sc_core::sc_time_stamp());
+}
+
+void hypervisor_decrementer::notify_changed() {
+    if (elaborating()) return;
+    m_changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace nestvp
