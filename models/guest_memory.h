@@ -1,0 +1,52 @@
+#pragma once
+// Modelled guest (L1 real) memory: a TLM-2.0 target holding `size` bytes from address 0.
+// b_transport checks bounds (TLM_ADDRESS_ERROR_RESPONSE past the end, never overruns), byte
+// enables and streaming are refused (TLM_BYTE_ENABLE_ERROR_RESPONSE / TLM_BURST_ERROR_RESPONSE),
+// and each access adds the configured latency to the annotated delay. DMI is granted for the
+// whole memory with the same latency as read/write latency. See docs/guest-memory.md.
+#include <cstdint>
+#include <vector>
+
+#include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
+
+namespace nestvp {
+
+class guest_memory : public sc_core::sc_module {
+public:
+    tlm_utils::simple_target_socket<guest_memory> socket;
+
+    guest_memory(const sc_core::sc_module_name& name, uint64_t size_bytes,
+                 const sc_core::sc_time& latency = sc_core::SC_ZERO_TIME, bool allow_dmi = true);
+
+    uint64_t size() const { return m_bytes.size(); }
+    const sc_core::sc_time& latency() const { return m_latency; }
+    void set_latency(const sc_core::sc_time& t) { m_latency = t; }
+    // Enables/disables DMI; disabling invalidates any pointer handed out.
+    void set_dmi_allowed(bool allowed);
+    bool dmi_allowed() const { return m_allow_dmi; }
+
+    // Backdoor for loaders and tests (no timing). False when out of range.
+    bool peek(uint64_t addr, void* dst, size_t len) const;
+    bool poke(uint64_t addr, const void* src, size_t len);
+
+    uint64_t transactions() const { return m_transactions; }
+    uint64_t dmi_grants() const { return m_dmi_grants; }
+
+private:
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+    unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
+    bool in_range(uint64_t addr, uint64_t len) const;
+    // Shared by b_transport and transport_dbg: status of the access, data moved on success.
+    tlm::tlm_response_status access(tlm::tlm_generic_payload& trans);
+
+    std::vector<uint8_t> m_bytes;
+    sc_core::sc_time m_latency;
+    bool m_allow_dmi;
+    uint64_t m_transactions = 0;
+    uint64_t m_dmi_grants = 0;
+};
+
+}  // namespace nestvp
