@@ -1,0 +1,102 @@
+#include "models/interrupt_controller.h"
+
+#include <stdexcept>
+
+namespace nestvp {
+
+interrupt_controller::interrupt_controller(const sc_core::sc_module_name& name,
+                                           timer_unit_if& timers, uint64_t msr_value,
+                                           uint64_t lpcr_value)
+    : sc_core::sc_module(name), m_timers(timers), m_msr(msr_value), m_lpcr(lpcr_value) {
+    m_timers.set_lpcr(m_lpcr & lpcr::ld, m_lpcr & lpcr::hdice);
+    SC_METHOD(on_timer_change);
+    sensitive << m_timers.pending_changed_event();
+    dont_initialize();
+}
+
+void interrupt_controller::set_msr(uint64_t v) {
+    m_msr = v;
+    reevaluate();
+}
+
+void interrupt_controller::set_lpcr(uint64_t v) {
+    m_lpcr = v;
+    m_timers.set_lpcr(v & lpcr::ld, v & lpcr::hdice);
+    reevaluate();
+}
+
+std::optional<uint32_t> interrupt_controller::pending_vector() {
+    const bool ee = m_msr & msr::ee;
+    const bool hv = m_msr & msr::hv;
+    // §4.2 (QEMU p9_next_unmasked_interrupt): HDEC before the EE-gated DEC.
+    // §3 / §4.1: HDEC is taken in a guest (HV=0) regardless of the guest's EE.
+    if ((m_lpcr & lpcr::hdice) && (ee || !hv) && m_timers.hdec_pending())
+        return vector::hdecrementer;
+    // §2.2: DEC gated by MSR[EE] only.
+    if (ee && m_timers.dec_pending()) return vector::decrementer;
+    return std::nullopt;
+}
+
+interrupt_record interrupt_controller::take(uint64_t nia) {
+    const auto v = pending_vector();
+    if (!v) throw std::logic_error("interrupt_controller::take: no interrupt is deliverable");
+    if (*v == vector::hdecrementer) {
+        m_timers.ack_hdec();  // §3: cleared when delivered
+        return deliver(*v, true, nia, 0);
+    }
+    return deliver(*v, false, nia, 0);  // §2.2: DEC stays pending (level)
+}
+
+interrupt_record interrupt_controller::raise(uint32_t vec, uint64_t nia, uint64_t srr1_flags) {
+    return deliver(vec, vec == vector::hv_emulation || vec == vector::hdecrementer, nia,
+                   srr1_flags);
+}
+
+interrupt_record interrupt_controller::deliver(uint32_t vec, bool hyp, uint64_t nia,
+                                               uint64_t srr1_flags) {
+    interrupt_record r;
+    r.vector = vec;
+    r.hypervisor = hyp;
+    r.save0 = nia;
+    r.save1 = (m_msr & ~msr::srr1_cleared) | srr1_flags;
+    if (hyp) {
+        // §3 action: HSRR0/1, new MSR sets HV=1, keeps ME and RI; EE/PR/IR/DR cleared.
+        m_hsrr0 = r.save0, m_hsrr1 = r.save1;
+        r.new_msr = msr::sf | msr::hv | (m_msr & (msr::me | msr::ri));
+    } else {
+        // §2.2 action: SRR0/1, new MSR keeps ME and HV unchanged; EE/PR/IR/DR cleared.
+        m_srr0 = r.save0, m_srr1 = r.save1;
+        r.new_msr = msr::sf | (m_msr & (msr::me | msr::hv));
+    }
+    m_msr = r.new_msr;
+    reevaluate();
+    return r;
+}
+
+uint64_t interrupt_controller::rfid() {
+    // rfid cannot raise the privilege to HV: MSR[HV] <- SRR1[HV] & MSR[HV].
+    const uint64_t hv = m_srr1 & m_msr & msr::hv;
+    m_msr = (m_srr1 & ~msr::hv) | hv;
+    reevaluate();  // §4.3: a still-negative DEC is re-taken if EE=1
+    return m_srr0;
+}
+
+uint64_t interrupt_controller::hrfid() {
+    m_msr = m_hsrr1;
+    reevaluate();
+    return m_hsrr0;
+}
+
+void interrupt_controller::on_timer_change() {
+    m_deliverable.notify();
+}
+
+void interrupt_controller::reevaluate() {
+    const auto s = sc_core::sc_get_status();
+    if (s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
+        s == sc_core::SC_END_OF_ELABORATION)
+        return;
+    m_deliverable.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace nestvp

@@ -1,0 +1,111 @@
+#pragma once
+// Asynchronous-interrupt delivery of one hardware thread for the timer sources —
+// timer-facilities.md §4 (table §4.1, priority §4.2, return §4.3), actions §2.2 and §3.
+//
+// Holds MSR, LPCR, SRR0/1 and HSRR0/1. Gating: DEC needs MSR[EE]; HDEC needs
+// LPCR[HDICE] & (MSR[EE] | ~MSR[HV]) (QEMU p9_next_unmasked_interrupt; the ISA form with a PR
+// term is [ISA-unverified], §9.5). Priority: HDEC above DEC. take() applies the ISA action,
+// rfid()/hrfid() restore the MSR; deliverable_event() is notified (delta) after every MSR/LPCR
+// write, return, and timer pending change, so a waiter re-evaluates pending_vector().
+// A hardware-thread model owns one controller and one timer unit.
+#include <cstdint>
+#include <optional>
+
+#include <systemc>
+
+#include "models/timer_unit_if.h"
+
+namespace nestvp {
+
+// MSR bits (IBM numbering in comments; masks are LSB-0).
+namespace msr {
+constexpr uint64_t sf = 1ull << 63;  // bit 0
+constexpr uint64_t hv = 1ull << 60;  // bit 3
+constexpr uint64_t ee = 1ull << 15;  // bit 48
+constexpr uint64_t pr = 1ull << 14;  // bit 49
+constexpr uint64_t me = 1ull << 12;  // bit 51
+constexpr uint64_t ir = 1ull << 5;   // bit 58
+constexpr uint64_t dr = 1ull << 4;   // bit 59
+constexpr uint64_t ri = 1ull << 1;   // bit 62
+constexpr uint64_t le = 1ull << 0;   // bit 63
+// SRR1/HSRR1 <- MSR with bits 33:36 and 42:47 cleared (§2.2, Q-excp powerpc_excp_books).
+constexpr uint64_t srr1_cleared = 0x0000000078000000ull | 0x00000000003F0000ull;
+}  // namespace msr
+
+// LPCR bits (§4.1 sources: Linux asm/reg.h).
+namespace lpcr {
+constexpr uint64_t ld = 0x20000;  // bit 46, large decrementer
+constexpr uint64_t dee = 0x2000;  // bit 50, DEC wake-up enable
+constexpr uint64_t heic = 0x10;   // bit 59
+constexpr uint64_t lpes0 = 0x8;   // bit 60
+constexpr uint64_t hvice = 0x2;   // bit 62
+constexpr uint64_t hdice = 0x1;   // bit 63
+}  // namespace lpcr
+
+namespace vector {
+constexpr uint32_t program = 0x700;       // privileged-instruction type via SRR1 bit 45
+constexpr uint32_t decrementer = 0x900;   // §2.2
+constexpr uint32_t hdecrementer = 0x980;  // §3
+constexpr uint32_t hv_emulation = 0xE40;  // Hypervisor Emulation Assistance
+}  // namespace vector
+
+// What taking an interrupt did.
+struct interrupt_record {
+    uint32_t vector = 0;
+    bool hypervisor = false;  // saved into HSRR0/1 (true) or SRR0/1 (false)
+    uint64_t save0 = 0;       // SRR0 or HSRR0: the NIA to resume at
+    uint64_t save1 = 0;       // SRR1 or HSRR1: the interrupted MSR (bits cleared per §2.2)
+    uint64_t new_msr = 0;
+};
+
+class interrupt_controller : public sc_core::sc_module {
+public:
+    // Reset MSR: 64-bit hypervisor mode, machine checks enabled, EE=0.
+    static constexpr uint64_t reset_msr = msr::sf | msr::hv | msr::me;
+
+    SC_HAS_PROCESS(interrupt_controller);
+    interrupt_controller(const sc_core::sc_module_name& name, timer_unit_if& timers,
+                         uint64_t msr_value = reset_msr, uint64_t lpcr_value = 0);
+
+    uint64_t msr() const { return m_msr; }
+    void set_msr(uint64_t v);  // mtmsrd: re-evaluates
+    uint64_t lpcr() const { return m_lpcr; }
+    void set_lpcr(uint64_t v);  // forwards LD/HDICE to the timer unit; re-evaluates
+
+    uint64_t srr0() const { return m_srr0; }
+    uint64_t srr1() const { return m_srr1; }
+    uint64_t hsrr0() const { return m_hsrr0; }
+    uint64_t hsrr1() const { return m_hsrr1; }
+    void set_srr(uint64_t srr0, uint64_t srr1) { m_srr0 = srr0, m_srr1 = srr1; }
+    void set_hsrr(uint64_t hsrr0, uint64_t hsrr1) { m_hsrr0 = hsrr0, m_hsrr1 = hsrr1; }
+
+    // The highest-priority pending *and enabled* timer interrupt, if any (§4.1, §4.2).
+    std::optional<uint32_t> pending_vector();
+    // Takes the interrupt pending_vector() names, with SRR0/HSRR0 = nia (the next instruction
+    // not yet executed). HDEC is acknowledged (cleared on delivery, §3); DEC is not (§2.2).
+    // Throws std::logic_error when nothing is deliverable.
+    interrupt_record take(uint64_t nia);
+    // Synchronous exceptions raised by instructions (spr_access): 0x700 via SRR, 0xE40 via HSRR.
+    interrupt_record raise(uint32_t vec, uint64_t nia, uint64_t srr1_flags = 0);
+
+    // §4.3: MSR <- SRR1 (HV only kept if already HV) / HSRR1; returns SRR0 / HSRR0.
+    uint64_t rfid();
+    uint64_t hrfid();
+
+    timer_unit_if& timers() { return m_timers; }
+    // Notified (delta) whenever an interrupt may have become deliverable.
+    const sc_core::sc_event& deliverable_event() const { return m_deliverable; }
+
+private:
+    void on_timer_change();  // SC_METHOD on the timer unit's pending_changed_event()
+    void reevaluate();
+    interrupt_record deliver(uint32_t vec, bool hyp, uint64_t nia, uint64_t srr1_flags);
+
+    timer_unit_if& m_timers;
+    uint64_t m_msr;
+    uint64_t m_lpcr;
+    uint64_t m_srr0 = 0, m_srr1 = 0, m_hsrr0 = 0, m_hsrr1 = 0;
+    sc_core::sc_event m_deliverable;
+};
+
+}  // namespace nestvp
