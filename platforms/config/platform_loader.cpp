@@ -1,0 +1,326 @@
+// Loads a platform file strictly (field-anchors.md §1.2: the file is the machine's netlist;
+// §1.1: every key is checked, a typo is an error, not a silent default). Order of precedence,
+// lowest first: schema defaults, included files (in list order, each with its own includes
+// first), the file's own keys, then --set arguments in command-line order.
+#include "platforms/config/platform_loader.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "platforms/config/param_schema.h"
+#include "platforms/config/yaml_value.h"
+
+namespace nestvp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const set_source = "--set on the command line";
+
+// Next path segments below `prefix` ("" for the top level), in schema order.
+std::vector<std::string> children_of(const std::string& prefix) {
+    std::vector<std::string> out;
+    const std::string p = prefix.empty() ? "" : prefix + ".";
+    for (const auto& d : param_schema()) {
+        if (d.path.compare(0, p.size(), p) != 0) continue;
+        std::string rest = d.path.substr(p.size());
+        rest = rest.substr(0, rest.find('.'));
+        bool seen = false;
+        for (const auto& o : out) seen = seen || o == rest;
+        if (!seen) out.push_back(rest);
+    }
+    return out;
+}
+
+bool is_section(const std::string& path) {
+    const std::string p = path + ".";
+    for (const auto& d : param_schema())
+        if (d.path.compare(0, p.size(), p) == 0) return true;
+    return false;
+}
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+    return s;
+}
+
+class loader {
+public:
+    platform_config cfg = default_platform();
+
+    void load_file(const std::string& path, const std::string& include_place) {
+        const bool top = include_place.empty();
+        std::error_code ec;
+        if (!fs::is_regular_file(path, ec)) {
+            if (top)
+                throw config_error(
+                    path + ": expected a readable platform file, found " +
+                    (fs::exists(path, ec) ? "something that is not a file" : "no such file"));
+            throw_config(include_place, "include", "a readable platform file",
+                         "no file at '" + path + "'");
+        }
+        const std::string canon = fs::weakly_canonical(path, ec).string();
+        for (size_t i = 0; i < m_stack.size(); ++i) {
+            if (m_stack[i].first != canon) continue;
+            std::vector<std::string> chain;
+            for (size_t j = i; j < m_stack.size(); ++j) chain.push_back(m_stack[j].second);
+            chain.push_back(path);
+            throw_config(include_place, "include", "no cycle of includes",
+                         "the cycle " + join(chain, " -> "));
+        }
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in)
+            throw config_error(path + ": expected a readable platform file, found a read error");
+
+        yaml_origin where{path, ""};
+        std::vector<YAML::Node> docs;
+        try {
+            docs = YAML::LoadAll(text.str());
+        } catch (const YAML::Exception& e) {
+            throw config_error(where.at(e.mark) + ": expected valid YAML, found a syntax error (" +
+                               e.msg + ")");
+        }
+        if (docs.empty() || docs[0].IsNull())
+            throw config_error(path + ":1:1: expected a mapping of sections (" +
+                               join(children_of(""), ", ") + "), found an empty file");
+        if (docs.size() > 1)
+            throw_config(where.at(docs[1]), "", "one YAML document", "a second document");
+        const YAML::Node root = docs[0];
+        if (!root.IsMap())
+            throw_config(where.at(root), "",
+                         "a mapping of sections (" + join(children_of(""), ", ") + ")",
+                         describe_found(root));
+        check_unique_keys(root, "", where);
+
+        m_stack.emplace_back(canon, path);
+        // Includes first, so that this file's own keys override them.
+        if (const YAML::Node inc = root["include"]) {
+            std::vector<YAML::Node> items;
+            if (inc.IsScalar())
+                items.push_back(inc);
+            else if (inc.IsSequence() && inc.size() > 0)
+                for (const auto& i : inc) items.push_back(i);
+            else
+                throw_config(where.at(inc), "include", "a file name or a list of file names",
+                             describe_found(inc));
+            for (const auto& item : items) {
+                if (!item.IsScalar() || item.Scalar().empty())
+                    throw_config(where.at(item), "include", "a file name", describe_found(item));
+                fs::path p(item.Scalar());
+                if (p.is_relative()) p = fs::path(path).parent_path() / p;
+                load_file(p.lexically_normal().string(), where.at(item));
+            }
+        }
+        for (const auto& kv : root) {
+            const std::string key = kv.first.Scalar();
+            if (key == "include") continue;
+            if (key == "name" && !top) continue;  // a name belongs to its file: not inherited
+            apply(key, kv.first, kv.second, where);
+        }
+        m_stack.pop_back();
+    }
+
+    void apply_set(const std::string& arg) {
+        const std::string place = "--set " + arg;
+        const auto eq = arg.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw config_error(place + ": expected key=value, found " +
+                               (eq == 0 ? std::string("no key") : std::string("no '='")));
+        std::string key = arg.substr(0, eq);
+        const std::string text = arg.substr(eq + 1);
+        yaml_origin where{"", place};
+        // Costs: l0.costs.run_vcpu=N, or .cycles=N / .source=TEXT.
+        std::string field;
+        for (const char* f : {".cycles", ".source"}) {
+            const std::string sf(f);
+            if (key.size() > sf.size() && key.compare(key.size() - sf.size(), sf.size(), sf) == 0) {
+                const param_def* d = find_param(key.substr(0, key.size() - sf.size()));
+                if (d && d->type == param_type::cost) {
+                    field = sf.substr(1);
+                    key = d->path;
+                }
+            }
+        }
+        const param_def* d = find_param(key);
+        if (!d) {
+            std::vector<std::string> all;
+            for (const auto& p : param_schema()) all.push_back(p.path);
+            std::string found = is_section(key) ? "the section '" + key + "' (not a single key)"
+                                                : "unknown key '" + key + "'";
+            const std::string near = is_section(key) ? "" : nearest_param(key, all);
+            if (!near.empty()) found += "; did you mean '" + near + "'?";
+            throw_config(place, key, "a key listed by `nestvp params`", found);
+        }
+        param_value v;
+        if (d->type == param_type::cost) {
+            v = d->get(cfg);
+            if (field == "source") {
+                if (text.empty())
+                    throw_config(place, key + ".source", "a non-empty string", "nothing");
+                v.s = text;
+            } else {
+                param_def cycles = *d;
+                cycles.type = param_type::uint;
+                param_value c = parse_node(cycles, load_set_value(text, place, key), where);
+                v.u = c.u;
+                v.s = set_source;
+            }
+        } else if (d->type == param_type::string || d->type == param_type::choice) {
+            v.s = text;
+            if (d->type == param_type::choice) {
+                bool ok = false;
+                for (const auto& c : d->choices) ok = ok || c == text;
+                if (!ok) throw_config(place, key, expectation(*d), "'" + text + "'");
+            }
+        } else {
+            v = parse_node(*d, load_set_value(text, place, key), where);
+        }
+        d->set(cfg, v);
+        record(key, place);
+    }
+
+    void validate(const std::string& top_file) {
+        const machine_config& m = cfg.machine;
+        const auto& speed = m.smt_speed;
+        if (speed.size() != m.threads_per_core) {
+            const std::string n_t = std::to_string(m.threads_per_core);
+            const std::string n_s = std::to_string(speed.size());
+            if (later("machine.core.threads", "machine.core.smt_speed"))
+                throw_config(place_of("machine.core.threads", top_file), "machine.core.threads",
+                             n_s + " to match the " + n_s + " values of machine.core.smt_speed",
+                             n_t + " (set smt_speed too)");
+            throw_config(
+                place_of("machine.core.smt_speed", top_file), "machine.core.smt_speed",
+                n_t + " values, one per active-thread count (machine.core.threads = " + n_t + ")",
+                n_s + " values");
+        }
+        for (size_t i = 1; i < speed.size(); ++i)
+            if (speed[i] > speed[i - 1])
+                throw_config(place_of("machine.core.smt_speed", top_file),
+                             "machine.core.smt_speed[" + std::to_string(i) + "]",
+                             "non-increasing values (more active threads never run faster)",
+                             format_real(speed[i]) + " after " + format_real(speed[i - 1]));
+        if (cfg.workload.arithoh_copies > cfg.l2.vcpus) {
+            const bool copies_later = later("workload.arithoh_copies", "l2.vcpus");
+            const std::string key = copies_later ? "workload.arithoh_copies" : "l2.vcpus";
+            throw_config(place_of(key, top_file), key,
+                         "workload.arithoh_copies <= l2.vcpus (one copy per vCPU)",
+                         std::to_string(cfg.workload.arithoh_copies) + " copies on " +
+                             std::to_string(cfg.l2.vcpus) + " vCPUs");
+        }
+        const run_config& r = cfg.run;
+        if (r.trace_end_s >= 0 && r.trace_end_s <= r.trace_start_s)
+            throw_config(place_of("run.trace_window.end_s", top_file), "run.trace_window.end_s",
+                         "a negative value (to the end) or a time after start_s = " +
+                             format_real(r.trace_start_s),
+                         format_real(r.trace_end_s));
+    }
+
+private:
+    YAML::Node load_set_value(const std::string& text, const std::string& place,
+                              const std::string& key) {
+        try {
+            return YAML::Load(text);
+        } catch (const YAML::Exception& e) {
+            throw_config(place, key, "a YAML value", "a syntax error (" + e.msg + ")");
+        }
+    }
+
+    void apply(const std::string& key, const YAML::Node& key_node, const YAML::Node& value,
+               const yaml_origin& where, const std::string& prefix = "") {
+        const std::string full = prefix.empty() ? key : prefix + "." + key;
+        if (const param_def* d = find_param(full)) {
+            d->set(cfg, parse_node(*d, value, where));
+            record(full, where.at(value, key_node.Mark()));
+            return;
+        }
+        if (is_section(full)) {
+            if (!value.IsMap())
+                throw_config(where.at(value, key_node.Mark()), full,
+                             "a mapping of " + join(children_of(full), ", "),
+                             describe_found(value));
+            check_unique_keys(value, full, where);
+            for (const auto& kv : value) apply(kv.first.Scalar(), kv.first, kv.second, where, full);
+            return;
+        }
+        std::vector<std::string> keys = children_of(prefix);
+        if (prefix.empty()) keys.insert(keys.begin(), "include");
+        std::vector<std::string> full_keys;
+        for (const auto& k : keys) full_keys.push_back(prefix.empty() ? k : prefix + "." + k);
+        std::string found = "unknown key '" + key + "'";
+        const std::string near = nearest_param(full, full_keys);
+        if (!near.empty()) found += "; did you mean '" + near + "'?";
+        const std::string what = prefix.empty() ? "a top-level key" : "a key of " + prefix;
+        throw_config(where.at(key_node), full, what + " (" + join(keys, ", ") + ")", found);
+    }
+
+    void record(const std::string& key, const std::string& place) {
+        m_origin[key] = {place, ++m_seq};
+    }
+    bool later(const std::string& a, const std::string& b) const {
+        auto ia = m_origin.find(a), ib = m_origin.find(b);
+        if (ia == m_origin.end()) return false;
+        if (ib == m_origin.end()) return true;
+        return ia->second.second > ib->second.second;
+    }
+    std::string place_of(const std::string& key, const std::string& top_file) const {
+        auto it = m_origin.find(key);
+        return it == m_origin.end() ? top_file + " (default of " + key + ")" : it->second.first;
+    }
+
+    std::vector<std::pair<std::string, std::string>> m_stack;     // canonical, as written
+    std::map<std::string, std::pair<std::string, int>> m_origin;  // key -> place, order
+    int m_seq = 0;
+};
+
+}  // namespace
+
+platform_config load_platform(const std::string& path, const std::vector<std::string>& sets) {
+    loader l;
+    l.load_file(path, "");
+    for (const auto& s : sets) l.apply_set(s);
+    l.validate(path);
+    l.cfg.source_file = path;
+    if (l.cfg.name.empty()) l.cfg.name = fs::path(path).stem().string();
+    return l.cfg;
+}
+
+std::string dump_config(const platform_config& cfg) {
+    std::ostringstream out;
+    out << "# nestvp merged configuration";
+    if (!cfg.source_file.empty()) out << " of " << cfg.source_file;
+    out << "; every default filled in\n";
+    std::vector<std::string> open;  // current section path
+    for (const auto& d : param_schema()) {
+        std::vector<std::string> seg;
+        std::stringstream ss(d.path);
+        for (std::string s; std::getline(ss, s, '.');) seg.push_back(s);
+        size_t common = 0;
+        while (common < open.size() && common + 1 < seg.size() && open[common] == seg[common])
+            ++common;
+        open.resize(common);
+        for (size_t i = common; i + 1 < seg.size(); ++i) {
+            out << std::string(2 * i, ' ') << seg[i] << ":\n";
+            open.push_back(seg[i]);
+        }
+        out << std::string(2 * (seg.size() - 1), ' ') << seg.back() << ": "
+            << format_value(d, d.get(cfg)) << "\n";
+    }
+    return out.str();
+}
+
+void print_params(std::ostream& out) {
+    print_params_table(out);
+}
+
+}  // namespace nestvp

@@ -1,0 +1,211 @@
+#include "platforms/config/yaml_value.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <regex>
+
+#include "platforms/config/platform_loader.h"
+
+namespace nestvp {
+
+namespace {
+
+// A plain (unquoted, untagged) scalar: yaml-cpp gives it the non-specific tag "?".
+bool is_plain(const YAML::Node& n) {
+    return n.IsScalar() && n.Tag() == "?";
+}
+
+std::string scalar_path_value(const YAML::Node& n) {
+    return n.IsScalar() ? n.Scalar() : "";
+}
+
+// Text of a plain integer as a signed magnitude; false on overflow.
+bool parse_integer(const std::string& s, bool& negative, uint64_t& magnitude) {
+    size_t i = 0;
+    negative = false;
+    if (s[i] == '+' || s[i] == '-') negative = s[i++] == '-';
+    errno = 0;
+    char* end = nullptr;
+    magnitude = std::strtoull(s.c_str() + i, &end, 10);
+    return errno != ERANGE;
+}
+
+uint64_t parse_uint(const param_def& d, const YAML::Node& n, const yaml_origin& where,
+                    const std::string& path) {
+    const std::string expected = expectation(d);
+    if (!is_plain(n)) throw_config(where.at(n), path, expected, describe_found(n));
+    const std::string& s = n.Scalar();
+    double value = 0;
+    if (is_integer_text(s)) {
+        bool neg = false;
+        uint64_t mag = 0;
+        if (!parse_integer(s, neg, mag)) throw_config(where.at(n), path, expected, s);
+        if (neg && mag != 0) throw_config(where.at(n), path, expected, s);
+        if (d.max == 0 && d.min == 0) return mag;  // the whole uint64 range
+        value = static_cast<double>(mag);
+        if (value < d.min || value > d.max) throw_config(where.at(n), path, expected, s);
+        return mag;
+    }
+    if (d.type == param_type::hz && is_float_text(s)) {
+        value = std::strtod(s.c_str(), nullptr);
+        if (value != std::floor(value) || value < d.min || value > d.max)
+            throw_config(where.at(n), path, expected, s);
+        return static_cast<uint64_t>(value);
+    }
+    if (is_float_text(s)) throw_config(where.at(n), path, expected, s + " (not an integer)");
+    throw_config(where.at(n), path, expected, describe_found(n));
+}
+
+double parse_real(const param_def& d, const YAML::Node& n, const yaml_origin& where,
+                  const std::string& path) {
+    const std::string expected =
+        d.type == param_type::real_list ? "a number in " + range_text(d) : expectation(d);
+    if (!is_plain(n) || !(is_integer_text(n.Scalar()) || is_float_text(n.Scalar())))
+        throw_config(where.at(n), path, expected, describe_found(n));
+    const double v = std::strtod(n.Scalar().c_str(), nullptr);
+    const bool below = d.min_open ? v <= d.min : v < d.min;
+    if (!std::isfinite(v) || below || v > d.max)
+        throw_config(where.at(n), path, expected, n.Scalar());
+    return v;
+}
+
+std::string parse_string(const param_def& d, const YAML::Node& n, const yaml_origin& where,
+                         const std::string& path) {
+    if (!n.IsScalar()) throw_config(where.at(n), path, expectation(d), describe_found(n));
+    return n.Scalar();
+}
+
+param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origin& where) {
+    const std::string expected = expectation(d);
+    param_value v;
+    if (!n.IsMap()) throw_config(where.at(n), d.path, expected, describe_found(n));
+    check_unique_keys(n, d.path, where);
+    param_def cycles = d;
+    cycles.type = param_type::uint;
+    bool have_cycles = false, have_source = false;
+    for (const auto& kv : n) {
+        const std::string key = scalar_path_value(kv.first);
+        const std::string path = d.path + "." + key;
+        if (key == "cycles") {
+            v.u = parse_uint(cycles, kv.second, where, path);
+            have_cycles = true;
+        } else if (key == "source") {
+            if (!kv.second.IsScalar() || kv.second.Scalar().empty())
+                throw_config(where.at(kv.second, kv.first.Mark()), path,
+                             "a non-empty string naming where the figure comes from",
+                             describe_found(kv.second));
+            v.s = kv.second.Scalar();
+            have_source = true;
+        } else {
+            throw_config(where.at(kv.first), path, "a cost key (cycles or source)",
+                         "unknown key '" + key + "'");
+        }
+    }
+    if (!have_cycles) throw_config(where.at(n), d.path, expected, "no cycles");
+    if (!have_source) throw_config(where.at(n), d.path, expected, "no source");
+    return v;
+}
+
+}  // namespace
+
+std::string yaml_origin::at(const YAML::Mark& m) const {
+    if (!fixed.empty()) return fixed;
+    if (m.line < 0) return file;
+    return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+std::string yaml_origin::at(const YAML::Node& n, const YAML::Mark& fallback) const {
+    if (!fixed.empty()) return fixed;
+    YAML::Mark m = n.IsDefined() ? n.Mark() : YAML::Mark::null_mark();
+    return at(m.line < 0 ? fallback : m);
+}
+
+void throw_config(const std::string& place, const std::string& path, const std::string& expected,
+                  const std::string& found) {
+    std::string msg = place + ": ";
+    if (!path.empty()) msg += path + ": ";
+    throw config_error(msg + "expected " + expected + ", found " + found);
+}
+
+std::string describe_found(const YAML::Node& n) {
+    if (!n.IsDefined() || n.IsNull()) return "nothing";
+    if (n.IsMap()) return "a mapping";
+    if (n.IsSequence()) return "a list";
+    if (!is_plain(n)) return "the quoted string \"" + n.Scalar() + "\"";
+    const std::string& s = n.Scalar();
+    if (is_integer_text(s) || is_float_text(s)) return s;
+    return "'" + s + "'";
+}
+
+bool is_integer_text(const std::string& s) {
+    static const std::regex re("[-+]?[0-9]+");
+    return std::regex_match(s, re);
+}
+
+bool is_float_text(const std::string& s) {
+    static const std::regex re("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
+    return std::regex_match(s, re);
+}
+
+param_value parse_node(const param_def& d, const YAML::Node& n, const yaml_origin& where) {
+    param_value v;
+    switch (d.type) {
+        case param_type::uint:
+        case param_type::hz:
+            v.u = parse_uint(d, n, where, d.path);
+            break;
+        case param_type::real:
+            v.d = parse_real(d, n, where, d.path);
+            break;
+        case param_type::boolean: {
+            const std::string s = n.IsScalar() ? n.Scalar() : "";
+            if (!is_plain(n) || !(s == "true" || s == "false" || s == "True" || s == "False" ||
+                                  s == "TRUE" || s == "FALSE"))
+                throw_config(where.at(n), d.path, expectation(d), describe_found(n));
+            v.b = s[0] == 't' || s[0] == 'T';
+            break;
+        }
+        case param_type::string:
+            v.s = parse_string(d, n, where, d.path);
+            break;
+        case param_type::choice: {
+            v.s = parse_string(d, n, where, d.path);
+            bool ok = false;
+            for (const auto& c : d.choices) ok = ok || c == v.s;
+            if (!ok) throw_config(where.at(n), d.path, expectation(d), describe_found(n));
+            break;
+        }
+        case param_type::real_list: {
+            if (!n.IsSequence() || n.size() == 0)
+                throw_config(where.at(n), d.path, expectation(d), describe_found(n));
+            for (size_t i = 0; i < n.size(); ++i)
+                v.list.push_back(
+                    parse_real(d, n[i], where, d.path + "[" + std::to_string(i) + "]"));
+            break;
+        }
+        case param_type::cost:
+            v = parse_cost(d, n, where);
+            break;
+    }
+    return v;
+}
+
+void check_unique_keys(const YAML::Node& map, const std::string& path, const yaml_origin& where) {
+    std::map<std::string, YAML::Mark> seen;
+    for (const auto& kv : map) {
+        const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+        const std::string full = path.empty() ? key : path + "." + key;
+        if (!kv.first.IsScalar())
+            throw_config(where.at(kv.first), full, "a plain key", describe_found(kv.first));
+        auto it = seen.find(key);
+        if (it != seen.end())
+            throw_config(
+                where.at(kv.first), full, "each key once",
+                "'" + key + "' again (first at line " + std::to_string(it->second.line + 1) + ")");
+        seen.emplace(key, kv.first.Mark());
+    }
+}
+
+}  // namespace nestvp
