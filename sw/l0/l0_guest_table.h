@@ -50,6 +50,8 @@ public:
         uint64_t max_guests = papr::PAPR_NESTED_GUEST_MAX;      // ids 1..max_guests-1
         uint64_t max_vcpus = papr::PAPR_NESTED_GUEST_VCPU_MAX;  // ids 0..max_vcpus-1
         uint64_t host_state_size = 4096;  // HOST_STATE_SIZE (0x0001) reported to L1
+        // QEMU refuses to run a guest without a partition table (h_guest_run_vcpu).
+        bool require_partition_table = true;
     };
 
     l0_guest_table();

@@ -1,0 +1,187 @@
+// GSB encoder and validating decoder (nested-virtualization.md §5.1).
+#include "sw/gsb/gsb_codec.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "sw/gsb/papr.h"
+
+namespace nestvp {
+
+uint16_t load_be16(const uint8_t* p) {
+    return static_cast<uint16_t>((p[0] << 8) | p[1]);
+}
+uint32_t load_be32(const uint8_t* p) {
+    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
+uint64_t load_be64(const uint8_t* p) {
+    return (uint64_t{load_be32(p)} << 32) | load_be32(p + 4);
+}
+void store_be16(uint8_t* p, uint16_t v) {
+    p[0] = static_cast<uint8_t>(v >> 8);
+    p[1] = static_cast<uint8_t>(v);
+}
+void store_be32(uint8_t* p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (24 - 8 * i));
+}
+void store_be64(uint8_t* p, uint64_t v) {
+    store_be32(p, static_cast<uint32_t>(v >> 32));
+    store_be32(p + 4, static_cast<uint32_t>(v));
+}
+
+// ---- builder ----
+
+gsb_builder::gsb_builder() : m_bytes(GSB_HEADER_SIZE, 0), m_count(0) {}
+
+void gsb_builder::clear() {
+    m_bytes.assign(GSB_HEADER_SIZE, 0);
+    m_count = 0;
+}
+
+void gsb_builder::set_count(uint32_t count) {
+    store_be32(m_bytes.data(), count);
+}
+
+gsb_builder& gsb_builder::add_raw(uint16_t id, uint16_t len, const void* value) {
+    const size_t at = m_bytes.size();
+    m_bytes.resize(at + GSB_ELEMENT_HEADER_SIZE + len, 0);
+    store_be16(&m_bytes[at], id);
+    store_be16(&m_bytes[at + 2], len);
+    if (len && value) std::memcpy(&m_bytes[at + 4], value, len);
+    store_be32(m_bytes.data(), ++m_count);
+    return *this;
+}
+
+gsb_builder& gsb_builder::add(uint16_t id, const void* value, size_t len) {
+    const gsb_id_info* info = gsb_find_id(id);
+    if (!info) throw std::invalid_argument("gsb_builder: unknown element " + gsb_id_string(id));
+    if (id != gsid::BLANK && len != info->size)
+        throw std::invalid_argument("gsb_builder: " + gsb_id_string(id) + " takes " +
+                                    std::to_string(info->size) + " bytes, got " +
+                                    std::to_string(len));
+    if (len > 0xFFFF) throw std::invalid_argument("gsb_builder: element longer than 65535 bytes");
+    return add_raw(id, static_cast<uint16_t>(len), value);
+}
+
+gsb_builder& gsb_builder::add_u64(uint16_t id, uint64_t value) {
+    const gsb_id_info* info = gsb_find_id(id);
+    if (info && info->size == 4) return add_u32(id, static_cast<uint32_t>(value));
+    uint8_t b[8];
+    store_be64(b, value);
+    return add(id, b, 8);
+}
+
+gsb_builder& gsb_builder::add_u32(uint16_t id, uint32_t value) {
+    uint8_t b[4];
+    store_be32(b, value);
+    return add(id, b, 4);
+}
+
+gsb_builder& gsb_builder::add_request(uint16_t id) {
+    const gsb_id_info* info = gsb_find_id(id);
+    if (!info) throw std::invalid_argument("gsb_builder: unknown element " + gsb_id_string(id));
+    return add_raw(id, info->size, nullptr);
+}
+
+gsb_builder& gsb_builder::add_buffer_info(uint16_t id, uint64_t address, uint64_t size) {
+    uint8_t b[16];
+    store_be64(b, address);
+    store_be64(b + 8, size);
+    return add(id, b, 16);
+}
+
+gsb_builder& gsb_builder::add_vsr(unsigned n, uint64_t hi, uint64_t lo) {
+    if (n >= 64) throw std::invalid_argument("gsb_builder: VSR index out of range");
+    uint8_t b[16];
+    store_be64(b, hi);  // §5.1: first doubleword first
+    store_be64(b + 8, lo);
+    return add(gsid::vsr(n), b, 16);
+}
+
+// ---- decoder ----
+
+namespace {
+
+gsb_status fail(int64_t rc, uint64_t index, std::string msg) {
+    gsb_status s;
+    s.rc = rc;
+    s.index = index;
+    s.message = std::move(msg);
+    return s;
+}
+
+bool scope_allowed(gsb_scope scope, const gsb_request& req) {
+    switch (scope) {
+        case gsb_scope::any:
+            return true;
+        case gsb_scope::host_wide:
+            return req.host_wide;
+        case gsb_scope::guest_wide:
+            return req.guest_wide && !req.host_wide;
+        case gsb_scope::meta:
+        case gsb_scope::thread:
+            return !req.guest_wide && !req.host_wide;
+    }
+    return false;
+}
+
+const char* request_kind(const gsb_request& req) {
+    if (req.host_wide) return "host-wide";
+    if (req.guest_wide) return "guest-wide";
+    return "thread-wide";
+}
+
+}  // namespace
+
+gsb_status gsb_decode(const uint8_t* buf, size_t size, const gsb_request& req,
+                      std::vector<gsb_element>& out) {
+    out.clear();
+    if (!buf || size < GSB_HEADER_SIZE)
+        return fail(papr::H_PARAMETER, 0,
+                    "GSB of " + std::to_string(size) + " bytes has no room for the 4-byte header");
+    const uint32_t nelems = load_be32(buf);
+    // Each element takes at least 4 bytes: never reserve more than the buffer can hold.
+    out.reserve(std::min<size_t>(nelems, (size - GSB_HEADER_SIZE) / GSB_ELEMENT_HEADER_SIZE));
+    size_t pos = GSB_HEADER_SIZE;
+    for (uint32_t i = 0; i < nelems; ++i) {
+        const std::string where =
+            "GSB element " + std::to_string(i) + " at offset " + std::to_string(pos);
+        if (size - pos < GSB_ELEMENT_HEADER_SIZE)
+            return fail(papr::H_INVALID_ELEMENT_SIZE, i,
+                        where + ": header count " + std::to_string(nelems) +
+                            " runs past the end of the " + std::to_string(size) + "-byte buffer");
+        const uint16_t id = load_be16(buf + pos);
+        const uint16_t len = load_be16(buf + pos + 2);
+        const gsb_id_info* info = gsb_find_id(id);
+        if (!info)
+            return fail(papr::H_INVALID_ELEMENT_ID, i, where + ": unknown " + gsb_id_string(id));
+        if (size - pos - GSB_ELEMENT_HEADER_SIZE < len)
+            return fail(papr::H_INVALID_ELEMENT_SIZE, i,
+                        where + ": " + gsb_id_string(id) + " value of " + std::to_string(len) +
+                            " bytes runs past the end of the buffer");
+        const size_t value_at = pos + GSB_ELEMENT_HEADER_SIZE;
+        pos = value_at + len;
+        if (id == gsid::BLANK) continue;  // §5.1: ID 0 is skipped
+        if (len != info->size)
+            return fail(papr::H_INVALID_ELEMENT_SIZE, i,
+                        where + ": " + gsb_id_string(id) + " has length " + std::to_string(len) +
+                            ", expected " + std::to_string(info->size));
+        if (req.op == gsb_op::set && info->read_only)
+            return fail(papr::H_INVALID_ELEMENT_ID, i,
+                        where + ": " + gsb_id_string(id) + " is read-only");
+        if (!scope_allowed(info->scope, req))
+            return fail(papr::H_INVALID_ELEMENT_ID, i,
+                        where + ": " + to_string(info->scope) + " " + gsb_id_string(id) + " in a " +
+                            request_kind(req) + " request");
+        out.push_back({id, len, static_cast<uint32_t>(value_at), i});
+    }
+    return {};
+}
+
+uint64_t gsb_mask_value(uint16_t id, uint64_t value) {
+    const gsb_id_info* info = gsb_find_id(id);
+    return info ? (value & info->write_mask) : value;
+}
+
+}  // namespace nestvp

@@ -1,0 +1,78 @@
+#pragma once
+// L0 firmware (PowerVM-like): the target of every `sc 1` from L1, reached as a TLM-2.0
+// transaction (hardware_thread::hcall). It keeps L2 state in an l0_guest_table, moves every
+// guest state buffer through TLM (tlm_memory_port -> guest_memory), switches the hardware
+// thread into and out of L2 (nested-virtualization.md §2.4, §2.5, §6) and charges each step
+// its cost in cycles from the platform file.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <utility>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "models/hardware_thread.h"
+#include "models/tlm_memory_port.h"
+#include "sw/l0/l0_guest_table.h"
+#include "sw/metrics/nested_metrics.h"
+
+namespace nestvp {
+
+struct l0_costs {
+    uint64_t hcall_entry, hcall_return, run_vcpu, l2_exit, gsb_element, get_state, set_state,
+        guest_create, enter_nested, cede, prod;
+};
+
+class l0_firmware : public sc_core::sc_module {
+public:
+    tlm_utils::multi_passthrough_target_socket<l0_firmware> hcall_socket;
+    tlm_memory_port memory;  // bind memory.socket to the L1 partition's guest_memory
+
+    // The software context of an L2 vCPU, asked for when L1 creates it.
+    using context_provider = std::function<sw_context*(uint64_t guest, uint64_t vcpu)>;
+
+    l0_firmware(const sc_core::sc_module_name& name, run_output_policy policy,
+                const l0_costs& costs, nested_metrics& metrics);
+
+    void set_context_provider(context_provider p) { m_provider = std::move(p); }
+    l0_guest_table& table() { return m_table; }
+    run_output_policy policy() const { return m_policy; }
+
+private:
+    void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+    void dispatch(hcall_frame& f);
+    void charge(hardware_thread& t, uint64_t cycles);
+    void charge_memory(hardware_thread& t);
+
+    void h_cede(hcall_frame& f);
+    void h_guest_run_vcpu(hcall_frame& f);
+    void h_enter_nested(hcall_frame& f);
+    void h_guest_state_hcall(hcall_frame& f);
+    sw_context* context_for(uint64_t guest, uint64_t vcpu);
+
+    // What L0 loads into the thread for one L2 run. Expiries are in L1 TB; l2_offset is
+    // L2 TB - L1 TB (GSB TB_OFFSET, hv_guest_state.tb_offset).
+    struct l2_timing {
+        uint64_t lpcr = 0;
+        uint64_t hdec_expiry_l1 = 0;
+        uint64_t dec_expiry_l1 = 0;
+        uint64_t l2_offset = 0;
+        bool load_dec = true;        // v2: DEC from the stored expiry; v1: L1 left it in DEC
+        bool restore_l1_dec = true;  // v2: L0 puts L1's DEC back; v1: L1 does it itself
+    };
+    // Loads the thread for L2 and runs it until it traps (or exits at once when the HDEC
+    // expiry has passed). dec_expiry_out: L2's DEC expiry in L1 TB at the exit.
+    trap_info run_l2(hardware_thread& t, sw_context& l2, const l2_timing& in,
+                     uint64_t& dec_expiry_out);
+
+    l0_guest_table m_table;
+    run_output_policy m_policy;
+    l0_costs m_costs;
+    nested_metrics& m_metrics;
+    context_provider m_provider;
+    std::map<std::pair<uint64_t, uint64_t>, sw_context*> m_contexts;
+};
+
+}  // namespace nestvp
