@@ -71,8 +71,14 @@ public:
         for (size_t i = 0; i < m_stack.size(); ++i) {
             if (m_stack[i].first != canon) continue;
             std::vector<std::string> chain;
-            for (size_t j = i; j < m_stack.size(); ++j) chain.push_back(m_stack[j].second);
-            chain.push_back(path);
+            // Shown relative to the folder of the first file in the cycle.
+            const fs::path base = fs::path(m_stack[i].second).parent_path();
+            auto shown = [&base](const std::string& p) {
+                const fs::path rel = fs::path(p).lexically_relative(base);
+                return rel.empty() ? p : rel.string();
+            };
+            for (size_t j = i; j < m_stack.size(); ++j) chain.push_back(shown(m_stack[j].second));
+            chain.push_back(shown(path));
             throw_config(include_place, "include", "no cycle of includes",
                          "the cycle " + join(chain, " -> "));
         }
@@ -118,7 +124,15 @@ public:
                     throw_config(where.at(item), "include", "a file name", describe_found(item));
                 fs::path p(item.Scalar());
                 if (p.is_relative()) p = fs::path(path).parent_path() / p;
-                load_file(p.lexically_normal().string(), where.at(item));
+                const std::string inc_place = where.at(item);
+                try {
+                    load_file(p.lexically_normal().string(), inc_place);
+                } catch (const config_error& e) {
+                    // Name the include line too, so a problem in a base file can be traced.
+                    const std::string what = e.what();
+                    if (what.compare(0, inc_place.size(), inc_place) == 0) throw;
+                    throw config_error(what + " (included from " + inc_place + ")");
+                }
             }
         }
         for (const auto& kv : root) {
@@ -240,6 +254,8 @@ private:
                const yaml_origin& where, const std::string& prefix = "") {
         const std::string full = prefix.empty() ? key : prefix + "." + key;
         if (const param_def* d = find_param(full)) {
+            // An empty value has no useful mark of its own: point at its key.
+            if (value.IsNull()) throw_config(where.at(key_node), full, expectation(*d), "nothing");
             d->set(cfg, parse_node(*d, value, where));
             record(full, where.at(value, key_node.Mark()));
             return;

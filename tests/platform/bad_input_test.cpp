@@ -1,0 +1,358 @@
+// The bad-input table of issue 6: one TEST per case. Each asserts that loading fails with a
+// config_error (never another exception, never a crash) whose message names the place
+// (file:line:column, or the --set argument), the key path and what was expected.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "platforms/config/platform_loader.h"
+
+namespace nestvp {
+namespace {
+
+const std::string bad_dir = NESTVP_SOURCE_DIR "/tests/platform/bad/";
+
+// `place` is "file.yaml:line:col" (a fixture in bad/) or "--set key=value".
+void expect_bad(const std::string& file, const std::vector<std::string>& sets,
+                const std::string& place, const std::string& path, const std::string& expected) {
+    std::string msg;
+    try {
+        load_platform(bad_dir + file, sets);
+        ADD_FAILURE() << file << " loaded, but it must fail";
+        return;
+    } catch (const config_error& e) {
+        msg = e.what();
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "not a config_error: " << e.what();
+        return;
+    }
+    SCOPED_TRACE(msg);
+    if (place.rfind("--set", 0) == 0) {
+        EXPECT_EQ(msg.rfind(place + ":", 0), 0u) << "the message starts with the --set argument";
+    } else {
+        EXPECT_NE(msg.find("/bad/" + place + ": "), std::string::npos)
+            << "names file:line:column " << place;
+    }
+    if (!path.empty()) {
+        EXPECT_NE(msg.find(": " + path + ": "), std::string::npos) << "names " << path;
+    }
+    EXPECT_NE(msg.find("expected "), std::string::npos);
+    EXPECT_NE(msg.find(", found "), std::string::npos);
+    EXPECT_NE(msg.find(expected), std::string::npos) << "says: " << expected;
+}
+
+TEST(PlatformBadInput, YamlSyntax) {
+    expect_bad("syntax.yaml", {}, "syntax.yaml:4:1", "", "valid YAML");
+}
+
+TEST(PlatformBadInput, UnknownKey) {
+    expect_bad("unknown_key.yaml", {}, "unknown_key.yaml:2:3", "l2.vcpu", "a key of l2");
+}
+
+TEST(PlatformBadInput, UnknownKeySuggestsNearest) {
+    expect_bad("unknown_key.yaml", {}, "unknown_key.yaml:2:3", "l2.vcpu",
+               "did you mean 'l2.vcpus'");
+}
+
+TEST(PlatformBadInput, UnknownSection) {
+    expect_bad("unknown_section.yaml", {}, "unknown_section.yaml:1:1", "machin", "a top-level key");
+}
+
+TEST(PlatformBadInput, IncludeInsideSection) {
+    expect_bad("nested_include.yaml", {}, "nested_include.yaml:2:3", "machine.include",
+               "a key of machine");
+}
+
+TEST(PlatformBadInput, WrongTypeStringForInteger) {
+    expect_bad("wrong_type_string.yaml", {}, "wrong_type_string.yaml:2:10", "l2.vcpus",
+               "an integer in 1..1024, found 'four'");
+}
+
+TEST(PlatformBadInput, WrongTypeFloatForInteger) {
+    expect_bad("wrong_type_float.yaml", {}, "wrong_type_float.yaml:2:10", "l2.vcpus",
+               "found 4.5 (not an integer)");
+}
+
+TEST(PlatformBadInput, WrongTypeScalarForSection) {
+    expect_bad("wrong_type_section.yaml", {}, "wrong_type_section.yaml:1:5", "l2",
+               "a mapping of vcpus");
+}
+
+TEST(PlatformBadInput, WrongTypeQuotedNumber) {
+    expect_bad("wrong_type_quoted.yaml", {}, "wrong_type_quoted.yaml:2:15", "run.duration_s",
+               "found the quoted string \"10\"");
+}
+
+TEST(PlatformBadInput, WrongTypeBoolean) {
+    expect_bad("wrong_type_bool.yaml", {}, "wrong_type_bool.yaml:2:14", "l2.nohz_idle",
+               "true or false, found 'yes'");
+}
+
+TEST(PlatformBadInput, WrongTypeListForInteger) {
+    expect_bad("wrong_type_list.yaml", {}, "wrong_type_list.yaml:3:14", "machine.core.threads",
+               "found a list");
+}
+
+TEST(PlatformBadInput, WrongTypeMapForString) {
+    expect_bad("name_map.yaml", {}, "name_map.yaml:1:7", "name", "a string, found a mapping");
+}
+
+TEST(PlatformBadInput, EmptyValue) {
+    expect_bad("null_value.yaml", {}, "null_value.yaml:2:3", "l1.hz", "found nothing");
+}
+
+TEST(PlatformBadInput, NegativeDuration) {
+    expect_bad("negative_duration.yaml", {}, "negative_duration.yaml:2:15", "run.duration_s",
+               "a number in (0, 1000000], found -1");
+}
+
+TEST(PlatformBadInput, ZeroDuration) {
+    expect_bad("zero_duration.yaml", {}, "zero_duration.yaml:1:19", "run.duration_s", "found 0");
+}
+
+TEST(PlatformBadInput, ZeroFrequency) {
+    expect_bad("zero_frequency.yaml", {}, "zero_frequency.yaml:3:14", "machine.tb.freq_hz",
+               "a frequency in Hz");
+}
+
+TEST(PlatformBadInput, FractionalClock) {
+    expect_bad("fractional_clock.yaml", {}, "fractional_clock.yaml:2:20", "machine.core.clock_hz",
+               "found 2.5");
+}
+
+TEST(PlatformBadInput, NegativeSeed) {
+    expect_bad("negative_seed.yaml", {}, "negative_seed.yaml:2:9", "run.seed",
+               "an unsigned integer, found -3");
+}
+
+TEST(PlatformBadInput, UnknownPolicy) {
+    expect_bad("unknown_policy.yaml", {}, "unknown_policy.yaml:2:15", "l1.dec_policy",
+               "one of cancel|no-cancel|clear-on-entry, found 'fast'");
+}
+
+TEST(PlatformBadInput, UnknownApi) {
+    expect_bad("unknown_api.yaml", {}, "unknown_api.yaml:2:8", "l0.api", "one of v1|v2");
+}
+
+TEST(PlatformBadInput, UnknownTimerImpl) {
+    expect_bad("unknown_timer_impl.yaml", {}, "unknown_timer_impl.yaml:3:11", "machine.timer.impl",
+               "one of tlm|rtl|lockstep");
+}
+
+TEST(PlatformBadInput, ZeroVcpus) {
+    expect_bad("vcpus_zero.yaml", {}, "vcpus_zero.yaml:2:10", "l2.vcpus",
+               "an integer in 1..1024, found 0");
+}
+
+TEST(PlatformBadInput, TooManyVcpus) {
+    expect_bad("vcpus_too_many.yaml", {}, "vcpus_too_many.yaml:2:10", "l2.vcpus", "found 2000");
+}
+
+TEST(PlatformBadInput, ThreadsOutOfRange) {
+    expect_bad("threads_nine.yaml", {}, "threads_nine.yaml:3:14", "machine.core.threads",
+               "an integer in 1..8, found 9");
+}
+
+TEST(PlatformBadInput, DecBitsOutOfRange) {
+    expect_bad("dec_bits_small.yaml", {}, "dec_bits_small.yaml:2:21", "machine.timer.dec_bits",
+               "an integer in 32..64");
+}
+
+TEST(PlatformBadInput, SmtTableWrongLength) {
+    expect_bad("smt_wrong_length.yaml", {}, "smt_wrong_length.yaml:4:16", "machine.core.smt_speed",
+               "4 values, one per active-thread count");
+}
+
+TEST(PlatformBadInput, ThreadsWithoutMatchingSmtTable) {
+    expect_bad("smt_threads_mismatch.yaml", {}, "smt_threads_mismatch.yaml:3:14",
+               "machine.core.threads", "to match the 4 values");
+}
+
+TEST(PlatformBadInput, SmtTableIncreasing) {
+    expect_bad("smt_increasing.yaml", {}, "smt_increasing.yaml:3:16", "machine.core.smt_speed[2]",
+               "non-increasing values");
+}
+
+TEST(PlatformBadInput, SmtSpeedAboveOne) {
+    expect_bad("smt_out_of_range.yaml", {}, "smt_out_of_range.yaml:3:22",
+               "machine.core.smt_speed[1]", "a number in (0, 1], found 1.2");
+}
+
+TEST(PlatformBadInput, CostWithoutSource) {
+    expect_bad("cost_without_source.yaml", {}, "cost_without_source.yaml:3:15", "l0.costs.run_vcpu",
+               "found no source");
+}
+
+TEST(PlatformBadInput, CostWithEmptySource) {
+    expect_bad("cost_empty_source.yaml", {}, "cost_empty_source.yaml:3:38",
+               "l0.costs.run_vcpu.source", "a non-empty string");
+}
+
+TEST(PlatformBadInput, CostWithoutCycles) {
+    expect_bad("cost_without_cycles.yaml", {}, "cost_without_cycles.yaml:4:7", "l1.costs.wake",
+               "found no cycles");
+}
+
+TEST(PlatformBadInput, UnknownCost) {
+    expect_bad("cost_unknown.yaml", {}, "cost_unknown.yaml:3:5", "l0.costs.run_vcpux",
+               "a key of l0.costs");
+}
+
+TEST(PlatformBadInput, UnknownCostField) {
+    expect_bad("cost_unknown_field.yaml", {}, "cost_unknown_field.yaml:3:37", "l2.costs.tick.note",
+               "a cost key (cycles or source)");
+}
+
+TEST(PlatformBadInput, CostAsBareNumber) {
+    expect_bad("cost_scalar.yaml", {}, "cost_scalar.yaml:3:15", "l0.costs.run_vcpu",
+               "{cycles: an integer");
+}
+
+TEST(PlatformBadInput, NegativeCost) {
+    expect_bad("cost_negative.yaml", {}, "cost_negative.yaml:3:33",
+               "workload.costs.arithoh_iteration.cycles", "found -9");
+}
+
+TEST(PlatformBadInput, DuplicateKey) {
+    expect_bad("duplicate_key.yaml", {}, "duplicate_key.yaml:4:3", "l2.vcpus",
+               "each key once, found 'vcpus' again (first at line 2)");
+}
+
+TEST(PlatformBadInput, DuplicateSection) {
+    expect_bad("duplicate_section.yaml", {}, "duplicate_section.yaml:3:1", "l1", "each key once");
+}
+
+TEST(PlatformBadInput, ArithohCopiesExceedVcpus) {
+    expect_bad("copies_exceed_vcpus.yaml", {}, "copies_exceed_vcpus.yaml:4:19",
+               "workload.arithoh_copies", "workload.arithoh_copies <= l2.vcpus");
+}
+
+TEST(PlatformBadInput, TraceWindowEndBeforeStart) {
+    expect_bad("trace_window.yaml", {}, "trace_window.yaml:2:39", "run.trace_window.end_s",
+               "a time after start_s");
+}
+
+TEST(PlatformBadInput, IncludeCycle) {
+    expect_bad("include_cycle_a.yaml", {}, "include_cycle_b.yaml:2:10", "include",
+               "include_cycle_a.yaml -> include_cycle_b.yaml -> include_cycle_a.yaml");
+}
+
+TEST(PlatformBadInput, IncludeSelf) {
+    expect_bad("include_self.yaml", {}, "include_self.yaml:1:11", "include",
+               "no cycle of includes");
+}
+
+TEST(PlatformBadInput, MissingInclude) {
+    expect_bad("missing_include.yaml", {}, "missing_include.yaml:2:10", "include",
+               "found no file at");
+}
+
+TEST(PlatformBadInput, IncludeWrongType) {
+    expect_bad("include_map.yaml", {}, "include_map.yaml:1:10", "include",
+               "a file name or a list of file names");
+}
+
+TEST(PlatformBadInput, ErrorInIncludedFileNamesBoth) {
+    expect_bad("include_bad_in_base.yaml", {}, "wrong_type_string.yaml:2:10", "l2.vcpus",
+               "(included from ");
+}
+
+TEST(PlatformBadInput, EmptyFile) {
+    expect_bad("empty.yaml", {}, "empty.yaml:1:1", "", "found an empty file");
+}
+
+TEST(PlatformBadInput, CommentsOnlyFile) {
+    expect_bad("comments_only.yaml", {}, "comments_only.yaml:1:1", "", "found an empty file");
+}
+
+TEST(PlatformBadInput, TwoDocuments) {
+    expect_bad("two_documents.yaml", {}, "two_documents.yaml:3:1", "", "one YAML document");
+}
+
+TEST(PlatformBadInput, RootIsAList) {
+    expect_bad("root_list.yaml", {}, "root_list.yaml:1:1", "", "a mapping of sections");
+}
+
+TEST(PlatformBadInput, SetUnknownKey) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.vcpu=3"}, "--set l2.vcpu=3", "l2.vcpu",
+               "did you mean 'l2.vcpus'");
+}
+
+TEST(PlatformBadInput, SetUnknownKeyFarFromAny) {
+    expect_bad("../../../platforms/reference.yaml", {"zzzz=3"}, "--set zzzz=3", "zzzz",
+               "unknown key 'zzzz'");
+}
+
+TEST(PlatformBadInput, SetBadValue) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.vcpus=x"}, "--set l2.vcpus=x", "l2.vcpus",
+               "an integer in 1..1024, found 'x'");
+}
+
+TEST(PlatformBadInput, SetOutOfRange) {
+    expect_bad("../../../platforms/reference.yaml", {"run.duration_s=-2"},
+               "--set run.duration_s=-2", "run.duration_s", "found -2");
+}
+
+TEST(PlatformBadInput, SetWithoutEquals) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.vcpus"}, "--set l2.vcpus", "",
+               "key=value, found no '='");
+}
+
+TEST(PlatformBadInput, SetSection) {
+    expect_bad("../../../platforms/reference.yaml", {"l2=3"}, "--set l2=3", "l2",
+               "the section 'l2'");
+}
+
+TEST(PlatformBadInput, SetUnknownPolicy) {
+    expect_bad("../../../platforms/reference.yaml", {"l1.dec_policy=nocancel"},
+               "--set l1.dec_policy=nocancel", "l1.dec_policy",
+               "one of cancel|no-cancel|clear-on-entry");
+}
+
+TEST(PlatformBadInput, SetEmptyNumber) {
+    expect_bad("../../../platforms/reference.yaml", {"run.seed="}, "--set run.seed=", "run.seed",
+               "found nothing");
+}
+
+TEST(PlatformBadInput, SetBadCostCycles) {
+    expect_bad("../../../platforms/reference.yaml", {"l0.costs.run_vcpu=fast"},
+               "--set l0.costs.run_vcpu=fast", "l0.costs.run_vcpu", "an integer in 0..1000000000");
+}
+
+TEST(PlatformBadInput, SetBreaksCrossCheck) {
+    expect_bad("../../../platforms/reference.yaml", {"workload.arithoh_copies=5"},
+               "--set workload.arithoh_copies=5", "workload.arithoh_copies", "<= l2.vcpus");
+}
+
+TEST(PlatformBadInput, SetListSyntaxError) {
+    expect_bad("../../../platforms/reference.yaml", {"machine.core.smt_speed=[1,0.5"},
+               "--set machine.core.smt_speed=[1,0.5", "machine.core.smt_speed", "a YAML value");
+}
+
+TEST(PlatformBadInput, MissingFile) {
+    try {
+        load_platform(bad_dir + "no_such_platform.yaml");
+        FAIL() << "a missing file must fail";
+    } catch (const config_error& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("/bad/no_such_platform.yaml: "), std::string::npos) << msg;
+        EXPECT_NE(msg.find("expected a readable platform file, found no such file"),
+                  std::string::npos)
+            << msg;
+    }
+}
+
+TEST(PlatformBadInput, DirectoryInsteadOfFile) {
+    try {
+        load_platform(bad_dir);
+        FAIL() << "a directory must fail";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("found something that is not a file"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace nestvp

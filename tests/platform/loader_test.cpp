@@ -1,0 +1,286 @@
+// Positive tests of the platform loader: defaults, include order, --set precedence, the
+// dump_config round trip, the schema's field wiring, and every shipped platform file.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "platforms/config/cost_catalog.h"
+#include "platforms/config/param_schema.h"
+#include "platforms/config/platform_loader.h"
+
+namespace nestvp {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string good_dir = NESTVP_SOURCE_DIR "/tests/platform/good/";
+const std::string platforms_dir = NESTVP_SOURCE_DIR "/platforms/";
+
+// dump_config without its first (comment) line, which names the source file.
+std::string body(const std::string& dump) {
+    return dump.substr(dump.find('\n') + 1);
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+    const fs::path p = fs::temp_directory_path() / ("nestvp_platform_test_" + name);
+    std::ofstream(p) << text;
+    return p.string();
+}
+
+std::vector<std::string> shipped_platforms() {
+    std::vector<std::string> files;
+    for (const char* dir : {"", "cores/"})
+        for (const auto& e : fs::directory_iterator(platforms_dir + dir))
+            if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+    return files;
+}
+
+TEST(PlatformLoader, DefaultsFillEveryKey) {
+    const platform_config c = load_platform(good_dir + "minimal.yaml");
+    platform_config d = default_platform();
+    d.name = "minimal";
+    EXPECT_EQ(body(dump_config(c)), body(dump_config(d)));
+    EXPECT_EQ(c.l0.costs.size(), default_costs("l0").size());
+    EXPECT_EQ(c.workload.costs.at("arithoh_iteration").cycles, 9u);
+    EXPECT_EQ(c.source_file, good_dir + "minimal.yaml");
+}
+
+TEST(PlatformLoader, IncludeOverrideOrder) {
+    const platform_config c = load_platform(good_dir + "top.yaml");
+    EXPECT_EQ(c.l2.vcpus, 8u);  // only base.yaml sets it
+    EXPECT_EQ(c.l2.hz, 300u);   // second.yaml (later include) overrides base.yaml
+    EXPECT_EQ(c.l1.hz, 1000u);  // the file's own key overrides base.yaml
+    EXPECT_EQ(c.l0.costs.at("run_vcpu").cycles, 7000u);
+    EXPECT_EQ(c.l0.costs.at("run_vcpu").source, "test: second.yaml");
+    EXPECT_EQ(c.l0.costs.at("l2_exit").cycles, default_costs("l0").at("l2_exit").cycles);
+}
+
+TEST(PlatformLoader, IncludePathsAreRelativeToTheIncludingFile) {
+    const platform_config c = load_platform(good_dir + "nested.yaml");
+    EXPECT_EQ(c.l2.vcpus, 6u);  // sub/child.yaml over base.yaml
+    EXPECT_EQ(c.l2.hz, 1000u);  // nested.yaml over both
+    EXPECT_EQ(c.l1.hz, 250u);   // base.yaml, two levels down
+}
+
+TEST(PlatformLoader, NameIsNotInherited) {
+    EXPECT_EQ(load_platform(good_dir + "top.yaml").name, "top");  // base.yaml says "base"
+    EXPECT_EQ(load_platform(good_dir + "sub/child.yaml").name, "child");
+    EXPECT_EQ(load_platform(good_dir + "top.yaml", {"name=mine"}).name, "mine");
+}
+
+TEST(PlatformLoader, SetOverridesTheFile) {
+    const platform_config c = load_platform(
+        platforms_dir + "reference.yaml",
+        {"l2.vcpus=8", "l1.dec_policy=no-cancel", "l0.api=v1", "l0.run_output=powervm-dec-expiry",
+         "l2.hz=250", "workload.arithoh_copies=2", "run.duration_s=1.5", "run.seed=42"});
+    EXPECT_EQ(c.l2.vcpus, 8u);
+    EXPECT_EQ(c.l1.dec_policy, "no-cancel");
+    EXPECT_EQ(c.l0.api, "v1");
+    EXPECT_EQ(c.l0.run_output, "powervm-dec-expiry");
+    EXPECT_EQ(c.l2.hz, 250u);
+    EXPECT_EQ(c.workload.arithoh_copies, 2u);
+    EXPECT_DOUBLE_EQ(c.run.duration_s, 1.5);
+    EXPECT_EQ(c.run.seed, 42u);
+}
+
+TEST(PlatformLoader, LaterSetWins) {
+    const platform_config c = load_platform(good_dir + "top.yaml", {"l2.hz=400", "l2.hz=500"});
+    EXPECT_EQ(c.l2.hz, 500u);
+}
+
+TEST(PlatformLoader, SetCostCyclesAndSource) {
+    platform_config c = load_platform(platforms_dir + "reference.yaml", {"l0.costs.run_vcpu=8000"});
+    EXPECT_EQ(c.l0.costs.at("run_vcpu").cycles, 8000u);
+    EXPECT_EQ(c.l0.costs.at("run_vcpu").source, "--set on the command line");
+    c = load_platform(platforms_dir + "reference.yaml",
+                      {"l1.costs.wake.cycles=5000", "l1.costs.wake.source=assumption: test"});
+    EXPECT_EQ(c.l1.costs.at("wake").cycles, 5000u);
+    EXPECT_EQ(c.l1.costs.at("wake").source, "assumption: test");
+}
+
+TEST(PlatformLoader, SetListAndStringValues) {
+    const platform_config c =
+        load_platform(good_dir + "minimal.yaml",
+                      {"machine.core.threads=2", "machine.core.smt_speed=[1, 0.7]",
+                       "run.outputs.json=out dir/r: 1.json", "machine.timer.large_dec=false"});
+    EXPECT_EQ(c.machine.threads_per_core, 2u);
+    EXPECT_EQ(c.machine.smt_speed, (std::vector<double>{1.0, 0.7}));
+    EXPECT_EQ(c.run.json_path, "out dir/r: 1.json");
+    EXPECT_FALSE(c.machine.large_dec);
+}
+
+TEST(PlatformLoader, FrequenciesAcceptScientificNotation) {
+    const platform_config c = load_platform(good_dir + "scientific.yaml");
+    EXPECT_EQ(c.machine.tb_freq_hz, 512000000u);
+    EXPECT_EQ(c.machine.core_clock_hz, 3500000000u);
+}
+
+TEST(PlatformLoader, DumpRoundTripsEveryShippedPlatform) {
+    for (const auto& f : shipped_platforms()) {
+        SCOPED_TRACE(f);
+        const platform_config a = load_platform(f);
+        const std::string dump = dump_config(a);
+        const platform_config b = load_platform(write_temp("roundtrip.yaml", dump));
+        EXPECT_EQ(body(dump_config(b)), body(dump));
+        EXPECT_EQ(b.name, a.name);
+        EXPECT_EQ(b.machine.smt_speed, a.machine.smt_speed);
+        EXPECT_EQ(b.machine.smt_source, a.machine.smt_source);
+    }
+}
+
+TEST(PlatformLoader, DumpRoundTripsAwkwardValues) {
+    const platform_config a =
+        load_platform(good_dir + "minimal.yaml",
+                      {"l2.housekeeping_hz=0.3333333333333333", "run.duration_s=1e-3",
+                       "run.seed=18446744073709551615", "name=a \"quoted\" name: with\\backslash",
+                       "run.outputs.csv=yes", "run.outputs.plot=123",
+                       "machine.core.smt_source=multi\nline", "run.trace_window.end_s=2.5"});
+    const std::string dump = dump_config(a);
+    const platform_config b = load_platform(write_temp("awkward.yaml", dump));
+    EXPECT_EQ(body(dump_config(b)), body(dump));
+    EXPECT_EQ(b.l2.housekeeping_hz, a.l2.housekeeping_hz);
+    EXPECT_EQ(b.run.duration_s, 1e-3);
+    EXPECT_EQ(b.run.seed, 18446744073709551615ull);
+    EXPECT_EQ(b.name, "a \"quoted\" name: with\\backslash");
+    EXPECT_EQ(b.run.csv_path, "yes");
+    EXPECT_EQ(b.run.plot_dir, "123");
+    EXPECT_EQ(b.machine.smt_source, "multi\nline");
+}
+
+TEST(PlatformLoader, EveryShippedPlatformLoads) {
+    const auto files = shipped_platforms();
+    EXPECT_GE(files.size(), 5u);  // reference, nestedv1, idle-heavy and the two cores at least
+    for (const auto& f : files) {
+        SCOPED_TRACE(f);
+        EXPECT_NO_THROW(load_platform(f));
+    }
+}
+
+TEST(PlatformLoader, ReferencePlatformIsTheReferenceSetup) {
+    const platform_config c = load_platform(platforms_dir + "reference.yaml");
+    EXPECT_EQ(c.name, "reference");
+    EXPECT_EQ(c.l0.api, "v2");
+    EXPECT_EQ(c.l0.run_output, "powervm");
+    EXPECT_EQ(c.l1.dec_policy, "cancel");
+    EXPECT_EQ(c.workload.arithoh_copies, 1u);
+    EXPECT_DOUBLE_EQ(c.run.duration_s, 10.0);
+    EXPECT_EQ(c.machine.threads_per_core, 8u);  // from cores/power10-smt8.yaml
+    // Every cost of the catalog is present with a source; the reference file lists them all.
+    std::ifstream in(platforms_dir + "reference.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    for (const auto& d : cost_catalog()) {
+        SCOPED_TRACE(d.level + "." + d.name);
+        EXPECT_NE(text.str().find("    " + d.name + ": {cycles: "), std::string::npos);
+    }
+}
+
+TEST(PlatformLoader, VariantsDifferFromTheReferenceOnlyWhereTheySay) {
+    const platform_config ref = load_platform(platforms_dir + "reference.yaml");
+    platform_config v1 = load_platform(platforms_dir + "nestedv1.yaml");
+    EXPECT_EQ(v1.l0.api, "v1");
+    v1.l0.api = ref.l0.api;
+    v1.name = ref.name;
+    EXPECT_EQ(body(dump_config(v1)), body(dump_config(ref)));
+    platform_config idle = load_platform(platforms_dir + "idle-heavy.yaml");
+    EXPECT_EQ(idle.l2.vcpus, 16u);
+    idle.l2.vcpus = ref.l2.vcpus;
+    idle.name = ref.name;
+    EXPECT_EQ(body(dump_config(idle)), body(dump_config(ref)));
+}
+
+TEST(PlatformLoader, CoreFilesCarrySmtTablesWithSources) {
+    const platform_config p9 = load_platform(platforms_dir + "cores/power9-smt4.yaml");
+    const platform_config p10 = load_platform(platforms_dir + "cores/power10-smt8.yaml");
+    EXPECT_EQ(p9.machine.threads_per_core, 4u);
+    EXPECT_EQ(p10.machine.threads_per_core, 8u);
+    for (const auto* c : {&p9, &p10}) {
+        EXPECT_DOUBLE_EQ(c->machine.smt_speed.front(), 1.0);
+        EXPECT_GT(c->machine.smt_source.size(), 40u);
+        EXPECT_NE(c->machine.smt_source, default_platform().machine.smt_source);
+    }
+}
+
+// Each key writes its own field and no other: set one key to a non-default value and check
+// that every other key still reads its default.
+TEST(PlatformSchema, EveryKeySetsOnlyItsOwnField) {
+    const platform_config def = default_platform();
+    for (const auto& d : param_schema()) {
+        SCOPED_TRACE(d.path);
+        platform_config c = default_platform();
+        param_value v = d.get(c);
+        switch (d.type) {
+            case param_type::uint:
+            case param_type::hz:
+            case param_type::cost:
+                v.u = v.u == 2 ? 3 : 2;
+                v.s += "x";
+                break;
+            case param_type::real:
+                v.d = v.d == 0.5 ? 0.25 : 0.5;
+                break;
+            case param_type::boolean:
+                v.b = !v.b;
+                break;
+            case param_type::string:
+                v.s += "x";
+                break;
+            case param_type::choice:
+                v.s = d.choices.back() == v.s ? d.choices.front() : d.choices.back();
+                break;
+            case param_type::real_list:
+                v.list.push_back(0.1);
+                break;
+        }
+        d.set(c, v);
+        EXPECT_EQ(format_value(d, d.get(c)), format_value(d, v));
+        EXPECT_NE(format_value(d, d.get(c)), format_value(d, d.get(def)));
+        for (const auto& o : param_schema()) {
+            if (&o == &d) continue;
+            EXPECT_EQ(format_value(o, o.get(c)), format_value(o, o.get(def))) << o.path;
+        }
+    }
+}
+
+TEST(PlatformSchema, RunCommandKeysExist) {
+    // issue 5, item 5: these keys must work with --set.
+    for (const char* k : {"l1.dec_policy", "l0.api", "l0.run_output", "l2.vcpus", "l2.hz",
+                          "workload.arithoh_copies", "run.duration_s", "run.seed"})
+        EXPECT_NE(find_param(k), nullptr) << k;
+    EXPECT_EQ(find_param("l2"), nullptr);
+    EXPECT_EQ(find_param("l0.costs.run_vcpu")->type, param_type::cost);
+}
+
+TEST(PlatformSchema, ParamsListEveryKeyWithTypeDefaultAndUnit) {
+    std::ostringstream out;
+    print_params(out);
+    const std::string text = out.str();
+    for (const auto& d : param_schema())
+        EXPECT_NE(text.find("\n" + d.path + " "), std::string::npos) << d.path;
+    EXPECT_NE(text.find("l2.vcpus"), std::string::npos);
+    std::istringstream lines(text);
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_NE(line.find("DEFAULT"), std::string::npos);
+    while (std::getline(lines, line)) {
+        if (line.rfind("run.duration_s ", 0) != 0) continue;
+        EXPECT_NE(line.find("number"), std::string::npos) << line;
+        EXPECT_NE(line.find(" 10 "), std::string::npos) << line;
+        EXPECT_NE(line.find(" s "), std::string::npos) << line;
+    }
+}
+
+TEST(PlatformSchema, NearestKeySuggestions) {
+    std::vector<std::string> all;
+    for (const auto& d : param_schema()) all.push_back(d.path);
+    EXPECT_EQ(nearest_param("l2.vcpu", all), "l2.vcpus");
+    EXPECT_EQ(nearest_param("l1.dec_polcy", all), "l1.dec_policy");
+    EXPECT_EQ(nearest_param("vcpus", all), "l2.vcpus");
+    EXPECT_EQ(nearest_param("zzzzzz", all), "");
+}
+
+}  // namespace
+}  // namespace nestvp
