@@ -433,7 +433,6 @@ void print_params_table(std::ostream& out, const std::string& prefix) {
         std::string shown = d.type == param_type::cost ? std::to_string(v.u) : format_value(d, v);
         std::string desc = d.description;
         if (d.type == param_type::cost) desc += " [source: " + v.s + "]";
-        if (d.type == param_type::string && d.path == "machine.core.smt_source") shown = "\"...\"";
         std::snprintf(line, sizeof line, "%-34s %-9s %-22s %-6s %-32s ", d.path.c_str(),
                       type_name(d.type).c_str(), shown.c_str(), d.unit.c_str(),
                       range_text(d).c_str());
@@ -441,11 +440,12 @@ void print_params_table(std::ostream& out, const std::string& prefix) {
     }
 }
 
-void print_params_markdown(std::ostream& out) {
+void print_params_markdown(std::ostream& out, const std::string& prefix) {
     const platform_config def = default_platform();
     out << "| key | type | default | unit | range | description |\n";
     out << "|---|---|---|---|---|---|\n";
     for (const auto& d : param_schema()) {
+        if (!prefix.empty() && d.path.compare(0, prefix.size(), prefix) != 0) continue;
         const param_value v = d.get(def);
         std::string shown = d.type == param_type::cost ? std::to_string(v.u) : format_value(d, v);
         std::string desc = d.description;

@@ -70,6 +70,6 @@ std::string yaml_quote(const std::string& s);
 
 // `nestvp params`: every key with type, default, unit, range and description.
 void print_params_table(std::ostream& out, const std::string& prefix = "");
-void print_params_markdown(std::ostream& out);
+void print_params_markdown(std::ostream& out, const std::string& prefix = "");
 
 }  // namespace nestvp
