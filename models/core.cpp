@@ -1,0 +1,45 @@
+#include "models/core.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace nestvp {
+
+core::core(const sc_core::sc_module_name& name, uint64_t clock_hz, std::vector<double> smt_speed,
+           uint64_t tb_freq_hz)
+    : sc_core::sc_module(name),
+      m_tb("tb", tb_freq_hz),
+      m_clock_hz(clock_hz),
+      m_smt_speed(std::move(smt_speed)),
+      m_active(m_smt_speed.size(), false) {
+    if (m_smt_speed.empty() || m_smt_speed.size() > 8)
+        throw std::invalid_argument("core: SMT table needs 1..8 entries");
+    if (clock_hz == 0) throw std::invalid_argument("core: clock must be > 0 Hz");
+    for (double s : m_smt_speed)
+        if (!(s > 0.0 && s <= 1.0)) throw std::invalid_argument("core: SMT speeds must be in (0, 1]");
+}
+
+void core::set_active(unsigned thread_index, bool active) {
+    if (thread_index >= m_active.size())
+        throw std::out_of_range("core: thread " + std::to_string(thread_index) + " out of range");
+    if (m_active[thread_index] == active) return;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    m_busy_acc += m_active_count * (now - m_busy_since).to_seconds();
+    m_busy_since = now;
+    m_active[thread_index] = active;
+    m_active_count += active ? 1 : -1;
+    m_rerate.notify();
+}
+
+bool core::is_active(unsigned thread_index) const { return m_active.at(thread_index); }
+
+double core::thread_rate() const {
+    const unsigned k = m_active_count == 0 ? 1 : m_active_count;
+    return static_cast<double>(m_clock_hz) * m_smt_speed[k - 1];
+}
+
+double core::busy_thread_seconds() const {
+    return m_busy_acc + m_active_count * (sc_core::sc_time_stamp() - m_busy_since).to_seconds();
+}
+
+}  // namespace nestvp

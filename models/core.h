@@ -1,0 +1,46 @@
+#pragma once
+// A core: 1..8 SMT hardware threads sharing one time base and the core's throughput.
+// A per-core table gives one thread's speed when k threads are active; when a thread starts
+// or stops, computing threads are re-rated at that instant (piecewise constant, no polling).
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+
+#include "models/time_base.h"
+
+namespace nestvp {
+
+class core : public sc_core::sc_module {
+public:
+    // smt_speed[k-1]: speed of one thread (fraction of the core clock) with k active threads.
+    core(const sc_core::sc_module_name& name, uint64_t clock_hz, std::vector<double> smt_speed,
+         uint64_t tb_freq_hz);
+
+    time_base& tb() { return m_tb; }
+    uint64_t clock_hz() const { return m_clock_hz; }
+    unsigned max_threads() const { return static_cast<unsigned>(m_smt_speed.size()); }
+
+    // A thread becomes active (executing) or inactive (ceded / idle / not started).
+    void set_active(unsigned thread_index, bool active);
+    bool is_active(unsigned thread_index) const;
+    unsigned active_threads() const { return m_active_count; }
+    // Cycles per second one active thread retires now.
+    double thread_rate() const;
+    // Notified (immediately) whenever the active-thread count changes.
+    const sc_core::sc_event& rerate_event() const { return m_rerate; }
+    // Integral over time of the active-thread count, in thread-seconds (for statistics).
+    double busy_thread_seconds() const;
+
+private:
+    time_base m_tb;
+    uint64_t m_clock_hz;
+    std::vector<double> m_smt_speed;
+    std::vector<bool> m_active;
+    unsigned m_active_count = 0;
+    sc_core::sc_event m_rerate;
+    double m_busy_acc = 0;
+    sc_core::sc_time m_busy_since;
+};
+
+}  // namespace nestvp

@@ -1,0 +1,127 @@
+#pragma once
+// One SMT hardware thread: its DEC/HDEC unit, interrupt delivery and TB register, the context
+// it runs (L0 firmware, an L1 vCPU or an L2 vCPU), and the work primitive compute(cycles).
+//
+// Each software context is a SystemC thread (coroutine); exactly one runs on the hardware
+// thread at a time. A hypervisor context enters a guest with enter() and blocks until the
+// guest traps (an HV-class interrupt or `sc 1`). Hypervisor calls from L1 leave the thread as
+// TLM-2.0 transactions to the L0 firmware (hcall_socket); the call runs L0's code on this thread.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "models/core.h"
+#include "models/interrupt_controller.h"
+#include "models/sw_context.h"
+#include "models/tb_register.h"
+#include "models/timer_unit_factory.h"
+
+namespace nestvp {
+
+class hardware_thread;
+
+// The payload of an hcall transaction (the GPRs of `sc 1`, PAPR calling convention):
+// r3 = hcall number on the way in, return code on the way out; r4.. arguments / results.
+struct hcall_frame {
+    std::array<uint64_t, 13> r{};  // r0..r12
+    hardware_thread* thread = nullptr;
+};
+
+// Why a guest stopped running: the interrupt vector L0 saw, with the guest's NIA and MSR.
+struct trap_info {
+    uint32_t vector = 0;
+    uint64_t nia = 0;
+    uint64_t msr = 0;
+};
+
+class hardware_thread : public sc_core::sc_module {
+public:
+    enum accounting : unsigned { acct_l0, acct_l1, acct_l2_kernel, acct_l2_user, acct_count };
+    using interrupt_handler = std::function<void(const interrupt_record&)>;
+
+    tlm_utils::simple_initiator_socket<hardware_thread> hcall_socket;
+
+    hardware_thread(const sc_core::sc_module_name& name, core& owner, unsigned index,
+                    const timer_unit_options& timer_opts);
+
+    core& owner() { return m_core; }
+    unsigned index() const { return m_index; }
+    timer_unit_if& timers() { return *m_timers; }
+    interrupt_controller& irq() { return m_irq; }
+    tb_register& tbr() { return m_tbr; }
+    uint64_t mftb() const { return m_tbr.read(); }
+
+    // Work: retire `cycles` at this thread's share of the core. Returns early, with the cycles
+    // done, as soon as an enabled interrupt is pending; re-rated whenever a sibling starts or
+    // stops. Must be called from the running context's SystemC thread.
+    struct compute_result {
+        double done = 0;
+        bool interrupted = false;
+    };
+    compute_result compute(double cycles);
+    // compute() until all cycles are done, taking each interrupt as it comes: OS-level ones go
+    // to the running level's handler; HV-class ones in a guest trap to the hypervisor.
+    void execute(double cycles);
+    void set_handler(context_level lvl, interrupt_handler handler);
+
+    // Context bookkeeping.
+    context_level level() const { return m_level; }
+    void set_level(context_level lvl) { m_level = lvl; }
+    sw_context* host() { return m_host; }
+    void set_host(sw_context* ctx) { m_host = ctx; }
+    sw_context* guest() { return m_guest; }
+    uint64_t current_nia() const;
+    void set_nia(uint64_t nia);
+
+    // From the hypervisor context: hand the thread to `guest` (MSR <- guest.msr via hrfid) and
+    // block until it traps. Returns the trap.
+    trap_info enter(sw_context& guest);
+    // From the guest context: `sc 1` with the hcall in guest.gpr; blocks until re-entered and
+    // returns the guest's r3 then.
+    uint64_t guest_hcall();
+    // From the L1 context: `sc 1` to L0 as a TLM transaction; frame.r[3] holds the number.
+    void hcall(hcall_frame& frame);
+
+    // SMT activity (a ceded thread is inactive).
+    void set_active(bool active) { m_core.set_active(m_index, active); }
+    bool active() const { return m_core.is_active(m_index); }
+
+    // Cycles retired per accounting class, including the compute() in progress.
+    double cycles(accounting a) const;
+    sc_core::sc_time entry_time() const { return m_entry_time; }
+    sc_core::sc_time trap_time() const { return m_trap_time; }
+
+private:
+    void guest_trap(const trap_info& t);  // guest side of a trap: hand back, wait for re-entry
+    void dispatch_interrupt();
+    accounting current_accounting() const;
+
+    core& m_core;
+    unsigned m_index;
+    std::unique_ptr<timer_unit_if> m_timers;
+    interrupt_controller m_irq;
+    tb_register m_tbr;
+    context_level m_level = context_level::l0;
+    sw_context* m_host = nullptr;
+    sw_context* m_guest = nullptr;
+    std::array<interrupt_handler, 3> m_handlers;
+
+    trap_info m_trap;
+    bool m_trap_pending = false;
+    sc_core::sc_event m_trap_event;
+    sc_core::sc_time m_entry_time, m_trap_time;
+
+    std::array<double, acct_count> m_cycles{};
+    // The compute() segment in progress (for cycles()).
+    bool m_seg_active = false;
+    accounting m_seg_acct = acct_l0;
+    double m_seg_rate = 0;
+    sc_core::sc_time m_seg_start;
+};
+
+}  // namespace nestvp

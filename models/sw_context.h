@@ -1,0 +1,25 @@
+#pragma once
+// A software context a hardware thread can run: L0 firmware, an L1 vCPU or an L2 vCPU.
+// While it is not running, its architected registers live here (saved by the hypervisor
+// that switched it out); while it runs, MSR is live in the thread's interrupt controller.
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+namespace nestvp {
+
+enum class context_level : uint8_t { l0 = 0, l1 = 1, l2 = 2 };
+
+struct sw_context {
+    std::string name;
+    context_level level = context_level::l1;
+    std::array<uint64_t, 32> gpr{};  // r3 carries hcall numbers and return codes
+    uint64_t nia = 0;                // next instruction (synthetic addresses per code path)
+    uint64_t msr = 0;                // MSR to resume with
+    uint64_t tb_offset = 0;          // TB offset in force while it runs (host ticks -> its TB)
+    sc_core::sc_event resume;        // notified when the thread hands itself to this context
+};
+
+}  // namespace nestvp

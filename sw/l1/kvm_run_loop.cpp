@@ -1,0 +1,288 @@
+#include "sw/l1/kvm_run_loop.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "models/interrupt_controller.h"
+#include "sw/gsb/gsb_codec.h"
+#include "sw/gsb/gsb_ids.h"
+#include "sw/gsb/papr.h"
+#include "sw/l0/hv_guest_state.h"
+#include "sw/l0/nested_pt_regs.h"
+
+namespace nestvp {
+
+namespace {
+constexpr uint64_t partition_table_addr = 0x10000;  // L1 real addresses (see platform builder)
+constexpr uint64_t process_table_addr = 0x20000;
+constexpr uint32_t trap_syscall = 0xC00;
+constexpr uint32_t trap_hdec = 0x980;
+
+std::vector<uint8_t> be64s(std::initializer_list<uint64_t> values) {
+    std::vector<uint8_t> out(values.size() * 8);
+    size_t i = 0;
+    for (uint64_t v : values) store_be64(out.data() + 8 * i++, v);
+    return out;
+}
+}  // namespace
+
+kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
+                           const dec_policy& policy, memory_port& mem, const vcpu_buffers& buffers,
+                           const l1_costs& costs, nested_metrics& metrics, uint64_t l2_boot_msr,
+                           uint64_t l2_boot_nia)
+    : m_cpu(cpu),
+      m_guest(guest),
+      m_policy(policy),
+      m_mem(mem),
+      m_buf(buffers),
+      m_costs(costs),
+      m_metrics(metrics),
+      m_cache(cpu.thread(), mem, metrics, l1_gsb_costs{costs.gsb_element}),
+      m_l2_boot_msr(l2_boot_msr),
+      m_l2_boot_nia(l2_boot_nia) {
+    m_vcpu.id = vcpu_id;
+    m_vcpu.dec_timer.callback = [this] {
+        // kvmppc_decrementer_wakeup -> kvmppc_decrementer_func: queue DEC, kick (§3.3).
+        m_vcpu.dec_queued = true;
+        m_metrics.add(counter::l1_timer_wakes, m_cpu.thread().index());
+    };
+}
+
+uint64_t kvm_run_loop::hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
+                             uint64_t a8, uint64_t* r4) {
+    hcall_frame f;
+    f.r[3] = nr, f.r[4] = a4, f.r[5] = a5, f.r[6] = a6, f.r[7] = a7, f.r[8] = a8;
+    m_cpu.thread().hcall(f);
+    if (r4) *r4 = f.r[4];
+    return f.r[3];
+}
+
+void kvm_run_loop::create_guest() {
+    // kvmhv_nestedv2 guest set-up: capabilities, H_GUEST_CREATE, guest-wide state.
+    uint64_t caps = 0;
+    if (hcall(papr::H_GUEST_GET_CAPABILITIES, 0, 0, 0, 0, 0, &caps) != papr::H_SUCCESS)
+        throw std::runtime_error("L1: H_GUEST_GET_CAPABILITIES failed");
+    const uint64_t want = (caps & papr::H_GUEST_CAP_POWER10) ? papr::H_GUEST_CAP_POWER10
+                                                             : papr::H_GUEST_CAP_POWER9;
+    if (hcall(papr::H_GUEST_SET_CAPABILITIES, 0, want) != papr::H_SUCCESS)
+        throw std::runtime_error("L1: H_GUEST_SET_CAPABILITIES failed");
+    uint64_t id = 0;
+    const uint64_t rc = hcall(papr::H_GUEST_CREATE, 0, papr::H_GUEST_CREATE_CONTINUE_NONE, 0, 0,
+                              0, &id);
+    if (rc != papr::H_SUCCESS) throw std::runtime_error("L1: H_GUEST_CREATE failed");
+    m_guest.id = id;
+}
+
+void kvm_run_loop::create_vcpu() {
+    const uint64_t g = m_guest.id, v = m_vcpu.id;
+    if (hcall(papr::H_GUEST_CREATE_VCPU, 0, g, v) != papr::H_SUCCESS)
+        throw std::runtime_error("L1: H_GUEST_CREATE_VCPU failed");
+    m_cache.attach(g, v, m_buf.input, m_buf.input_size, m_buf.output, m_buf.output_size);
+    if (v == 0) {
+        // Guest-wide state once: partition and process tables, the L2 TB offset (§5.3).
+        const int64_t rc = m_cache.set_guest_wide(
+            {{gsid::PARTITION_TABLE, be64s({partition_table_addr, 52, 1ull << 16})},
+             {gsid::PROCESS_TABLE, be64s({process_table_addr, 1ull << 12})},
+             {gsid::TB_OFFSET, be64s({m_guest.tb_offset})}});
+        if (rc != papr::H_SUCCESS)
+            throw std::runtime_error("L1: guest-wide H_GUEST_SET_STATE failed: " + std::to_string(rc));
+    }
+    // kvmhv_nestedv2_host_create: learn the minimum output size (a guest-wide GET_STATE),
+    // then register the run buffers (0x0C01, 0x0C00).
+    gsb_builder q;
+    q.add_request(gsid::RUN_OUTPUT_MIN_SIZE);
+    m_mem.write(m_buf.input, q.bytes().data(), q.size());
+    if (hcall(papr::H_GUEST_GET_STATE, papr::H_GUEST_FLAGS_WIDE, g, 0, m_buf.input, q.size()) !=
+        papr::H_SUCCESS)
+        throw std::runtime_error("L1: GET_STATE of RUN_OUTPUT_MIN_SIZE failed");
+    gsb_builder b;
+    b.add_buffer_info(gsid::RUN_OUTPUT, m_buf.output, m_buf.output_size);
+    b.add_buffer_info(gsid::RUN_INPUT, m_buf.input, m_buf.input_size);
+    m_mem.write(m_buf.input, b.bytes().data(), b.size());
+    if (hcall(papr::H_GUEST_SET_STATE, 0, g, v, m_buf.input, b.size()) != papr::H_SUCCESS)
+        throw std::runtime_error("L1: registering the run buffers failed");
+    // Initially every thread-wide register is dirty (and valid) in L1's copy.
+    std::vector<uint16_t> ids;
+    for (const gsb_id_info& info : gsb_all_ids())
+        if (info.scope == gsb_scope::thread && !info.read_only && (info.size == 4 || info.size == 8) &&
+            info.id != gsid::HDEC_EXPIRY_TB && info.id != gsid::LPCR)
+            ids.push_back(info.id);
+    m_cache.mark_all_dirty(ids);
+    m_cache.set(gsid::NIA, m_l2_boot_nia);
+    m_cache.set(gsid::MSR, m_l2_boot_msr);
+    m_cache.set(gsid::DEC_EXPIRY_TB, m_cpu.mftb() + 0x7FFFFFFF);
+}
+
+void kvm_run_loop::main() {
+    hardware_thread& t = m_cpu.thread();
+    t.set_level(context_level::l1);
+    t.set_active(true);
+    m_cpu.start();
+    if (m_guest.nestedv2) {
+        if (m_vcpu.id == 0) {
+            create_guest();
+            m_guest.created = true;
+            m_guest.created_event.notify(sc_core::SC_ZERO_TIME);
+        }
+        while (!m_guest.created) sc_core::wait(m_guest.created_event);
+        create_vcpu();
+    } else {
+        m_vcpu.v1_msr = m_l2_boot_msr;
+        m_vcpu.v1_nia = m_l2_boot_nia;
+        m_vcpu.v1_dec_expires = m_cpu.mftb() + 0x7FFFFFFF;
+        m_guest.id = 1;  // nestedv1: the L2 LPID L1 allocated
+    }
+    m_vcpu.guest_id = m_guest.id;
+    for (;;) run_single_vcpu();
+}
+
+bool kvm_run_loop::vcpu_woken() const {
+    // kvmppc_vcpu_woken: any pending exception, prodded, doorbell (§2.2 step 10).
+    return m_vcpu.dec_queued || m_vcpu.prodded;
+}
+
+bool kvm_run_loop::check_block() const { return !m_vcpu.ceded || vcpu_woken(); }
+
+uint64_t kvm_run_loop::dec_expires_host_tb() {
+    // nestedv2: DEC_EXPIRY_TB (L1 TB) from the output buffer or one GET_STATE; v1: local.
+    return m_guest.nestedv2 ? m_cache.get(gsid::DEC_EXPIRY_TB) : m_vcpu.v1_dec_expires;
+}
+
+uint64_t kvm_run_loop::hcall_number() {
+    return m_guest.nestedv2 ? m_cache.get(gsid::GPR3) : m_vcpu.v1_gpr[3];
+}
+
+void kvm_run_loop::kvmppc_cede() {
+    // kvmppc_cede: MSR[EE] := 1 in the vCPU's MSR, ceded := 1 (cleared if prodded), r3 := 0.
+    exec(m_costs.cede);
+    m_metrics.add(counter::l1_cedes, m_cpu.thread().index());
+    if (m_guest.nestedv2) {
+        m_cache.set(gsid::MSR, m_cache.get(gsid::MSR) | msr::ee);
+        m_cache.set(gsid::GPR3, papr::H_SUCCESS);
+    } else {
+        m_vcpu.v1_msr |= msr::ee;
+        m_vcpu.v1_gpr[3] = papr::H_SUCCESS;
+    }
+    m_vcpu.ceded = true;
+    if (m_vcpu.prodded) m_vcpu.prodded = m_vcpu.ceded = false;
+}
+
+void kvm_run_loop::set_timer() {
+    // kvmppc_set_timer (§3.3): queue the DEC at once if already expired, else arm the hrtimer.
+    exec(m_costs.set_timer);
+    m_metrics.add(counter::l1_set_timer, m_cpu.thread().index());
+    const uint64_t now = m_cpu.mftb();
+    const uint64_t expiry = dec_expires_host_tb();
+    if (now > expiry)
+        m_vcpu.dec_queued = true;
+    else
+        m_cpu.start_hrtimer(m_vcpu.dec_timer, expiry);
+}
+
+uint32_t kvm_run_loop::enter_nestedv2(uint64_t time_limit, uint64_t& tb) {
+    // kvmhv_vcpu_entry_nestedv2 (§2.5): flush, run, invalidate, parse the output buffer.
+    m_cache.flush(time_limit, m_guest.lpcr);
+    uint64_t r4 = 0;
+    const uint64_t rc = hcall(papr::H_GUEST_RUN_VCPU, 0, m_guest.id, m_vcpu.id, 0, 0, &r4);
+    tb = m_cpu.mftb();
+    if (rc != papr::H_SUCCESS)
+        throw std::runtime_error("L1: H_GUEST_RUN_VCPU failed with " +
+                                 std::to_string(static_cast<int64_t>(rc)) + ", index " +
+                                 std::to_string(r4));
+    m_cache.after_run();
+    return static_cast<uint32_t>(r4);
+}
+
+uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
+    // kvmhv_vcpu_entry_p9_nested (§2.3): L1 puts L2's DEC in its own DEC register, passes
+    // hv_guest_state (hdec_expiry = time_limit) and pt_regs, and reads the DEC back after.
+    hardware_thread& t = m_cpu.thread();
+    const uint64_t now = m_cpu.mftb();
+    t.timers().write_dec(m_vcpu.v1_dec_expires - now);
+    hv_guest_state hv;
+    hv.lpid = static_cast<uint32_t>(m_guest.id);
+    hv.vcpu_token = m_vcpu.id;
+    hv.lpcr = m_guest.lpcr;
+    hv.hdec_expiry = time_limit;
+    hv.tb_offset = static_cast<int64_t>(m_guest.tb_offset);
+    hv.amor = ~0ull;
+    nested_pt_regs regs;
+    for (unsigned n = 0; n < 32; ++n) regs.gpr[n] = m_vcpu.v1_gpr[n];
+    regs.nip = m_vcpu.v1_nia;
+    regs.msr = m_vcpu.v1_msr;
+    uint8_t hvbuf[HV_GUEST_STATE_MAX_SIZE];
+    hv_guest_state_encode(hv, hvbuf);
+    m_mem.write(m_buf.hv_state, hvbuf, hv_guest_state_size(hv.version));
+    nested_pt_regs_write(m_mem, m_buf.pt_regs, regs);
+    exec(m_costs.gsb_element * 8);
+    const uint64_t trap = hcall(papr::H_ENTER_NESTED, m_buf.hv_state, m_buf.pt_regs);
+    tb = m_cpu.mftb();
+    const uint64_t lpcr_now = t.irq().lpcr();
+    const uint64_t raw = t.timers().read_dec();
+    const int64_t dec = (lpcr_now & lpcr::ld) ? static_cast<int64_t>(raw)
+                                              : static_cast<int64_t>(static_cast<int32_t>(raw));
+    m_vcpu.v1_dec_expires = tb + dec;
+    nested_pt_regs_read(m_mem, m_buf.pt_regs, regs);
+    for (unsigned n = 0; n < 32; ++n) m_vcpu.v1_gpr[n] = regs.gpr[n];
+    m_vcpu.v1_nia = regs.nip;
+    m_vcpu.v1_msr = regs.msr;
+    exec(m_costs.gsb_element * 8);
+    m_cpu.program_dec();  // timer_rearm_host_dec
+    if (trap >= 0x8000000000000000ull)
+        throw std::runtime_error("L1: H_ENTER_NESTED failed with " +
+                                 std::to_string(static_cast<int64_t>(trap)));
+    return static_cast<uint32_t>(trap);
+}
+
+void kvm_run_loop::run_single_vcpu() {
+    hardware_thread& t = m_cpu.thread();
+    const unsigned ti = t.index();
+    // Step 1-2: reset the trap and ceded; mark runnable; hard-disable interrupts.
+    exec(m_costs.run_loop_pass);
+    m_vcpu.trap = 0;
+    m_vcpu.ceded = false;
+    m_cpu.irq_disable();
+    // Step 3: nestedv2 never injects DEC (df938a5576f3); the policy may clear it here.
+    m_policy.on_entry(m_vcpu, m_guest.nestedv2);
+    // Step 4: cancel the DEC hrtimer.
+    m_cpu.cancel_hrtimer(m_vcpu.dec_timer);
+    // Step 5: time limit = this CPU's next timer event; already due -> 0x980 without entering.
+    uint64_t tb = m_cpu.mftb();
+    const uint64_t time_limit = m_cpu.next_timer_event();
+    uint32_t trap = trap_hdec;
+    if (time_limit <= tb) {
+        m_metrics.add(counter::l1_early_returns, ti);
+    } else {
+        const sc_core::sc_time issued = sc_core::sc_time_stamp();
+        trap = m_guest.nestedv2 ? enter_nestedv2(time_limit, tb) : enter_nestedv1(time_limit, tb);
+        if (t.entry_time() >= issued) {
+            m_metrics.add_entry_latency((t.entry_time() - issued).to_seconds() * 1e9);
+            m_metrics.add_exit_latency((sc_core::sc_time_stamp() - t.trap_time()).to_seconds() * 1e9);
+        }
+        m_metrics.record_exit(sc_core::sc_time_stamp().to_seconds(), m_vcpu.id, trap);
+        // An L2 H_CEDE is consumed here: kvmppc_cede, then trap := 0.
+        if (trap == trap_syscall && hcall_number() == papr::H_CEDE) {
+            kvmppc_cede();
+            trap = 0;
+        }
+    }
+    m_vcpu.trap = trap;
+    // Step 6: interrupts back on: L1 services its own timer here.
+    m_cpu.irq_enable();
+    // Step 7: the DEC cancel check of the selected policy.
+    const bool was_queued = m_vcpu.dec_queued;
+    m_policy.after_exit(m_vcpu, m_guest.nestedv2, tb, [this] { return dec_expires_host_tb(); });
+    if (was_queued && !m_vcpu.dec_queued) m_metrics.add(counter::l1_dec_dequeued, ti);
+    // Step 8: tracepoint kvm_guest_exit, once per pass.
+    m_metrics.add(counter::l1_guest_exits, ti);
+    // Step 9: kvmppc_handle_exit_hv.
+    if (trap != 0) exec(m_costs.handle_exit);
+    // Step 10: cede/blocking.
+    if (!check_block()) {
+        set_timer();
+        if (!check_block()) m_cpu.block_until([this] { return check_block(); });
+    }
+    m_vcpu.ceded = false;
+}
+
+}  // namespace nestvp

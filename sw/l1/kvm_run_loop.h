@@ -1,0 +1,79 @@
+#pragma once
+// The L1 KVM host's run loop for one L2 vCPU, on its own L1 vCPU and hardware thread:
+// kvmppc_vcpu_run_hv -> kvmhv_run_single_vcpu step by step (nested-virtualization.md §2.2,
+// §2.3, §2.5, §3, §4.5): flush dirty state with HDEC_EXPIRY_TB = L1's next timer event and
+// LPCR, H_GUEST_RUN_VCPU (or H_ENTER_NESTED for v1), parse the output buffer, the
+// kvm_guest_exit count once per pass, the DEC policy, exit handling, and the cede path
+// (kvmppc_cede, kvmppc_vcpu_check_block, kvmppc_set_timer with its hrtimer, blocking, wake).
+#include <cstdint>
+#include <memory>
+
+#include <systemc>
+
+#include "sw/gsb/memory_port.h"
+#include "sw/l1/dec_policy.h"
+#include "sw/l1/kvm_vcpu.h"
+#include "sw/l1/l1_cpu.h"
+#include "sw/l1/nestedv2_state_cache.h"
+#include "sw/metrics/nested_metrics.h"
+
+namespace nestvp {
+
+struct l1_costs {
+    uint64_t run_loop_pass, handle_exit, cede, set_timer, gsb_element;
+};
+
+// L1's VM, shared by the run loops of its vCPUs.
+struct kvm_guest {
+    bool nestedv2 = true;
+    uint64_t id = 0;
+    bool created = false;
+    sc_core::sc_event created_event;
+    uint64_t tb_offset = 0;  // L2 TB - L1 TB, a multiple of 2^24
+    uint64_t lpcr = 0;       // L2's LPCR (LD)
+};
+
+// Where one vCPU's buffers live in L1 memory.
+struct vcpu_buffers {
+    uint64_t input = 0, input_size = 0, output = 0, output_size = 0, hv_state = 0, pt_regs = 0;
+};
+
+class kvm_run_loop {
+public:
+    kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id, const dec_policy& policy,
+                 memory_port& mem, const vcpu_buffers& buffers, const l1_costs& costs,
+                 nested_metrics& metrics, uint64_t l2_boot_msr, uint64_t l2_boot_nia);
+
+    // The L1 vCPU's program (a SystemC thread).
+    void main();
+    const kvm_vcpu& vcpu() const { return m_vcpu; }
+
+private:
+    uint64_t hcall(uint64_t nr, uint64_t a4 = 0, uint64_t a5 = 0, uint64_t a6 = 0,
+                   uint64_t a7 = 0, uint64_t a8 = 0, uint64_t* r4 = nullptr);
+    void exec(uint64_t cycles) { m_cpu.exec(cycles); }
+    void create_guest();
+    void create_vcpu();
+    void run_single_vcpu();
+    uint32_t enter_nestedv2(uint64_t time_limit, uint64_t& tb);
+    uint32_t enter_nestedv1(uint64_t time_limit, uint64_t& tb);
+    void kvmppc_cede();
+    uint64_t hcall_number();  // the L2's r3 at a 0xC00 exit
+    bool vcpu_woken() const;
+    bool check_block() const;
+    void set_timer();
+    uint64_t dec_expires_host_tb();
+
+    l1_cpu& m_cpu;
+    kvm_guest& m_guest;
+    const dec_policy& m_policy;
+    memory_port& m_mem;
+    vcpu_buffers m_buf;
+    l1_costs m_costs;
+    nested_metrics& m_metrics;
+    kvm_vcpu m_vcpu;
+    nestedv2_state_cache m_cache;
+    uint64_t m_l2_boot_msr, m_l2_boot_nia;
+};
+
+}  // namespace nestvp

@@ -1,0 +1,67 @@
+#pragma once
+// One CPU of the L1 KVM host (an L1 vCPU on its own hardware thread): its timer core (the
+// periodic tick at l1.hz while busy, NO_HZ idle, hrtimers), the DEC it programs
+// (timer-facilities.md §6), its timer interrupt, and idle: with nothing to run it cedes the
+// thread to L0 (H_CEDE) until its next timer event.
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "models/hardware_thread.h"
+#include "sw/metrics/nested_metrics.h"
+
+namespace nestvp {
+
+struct l1_cpu_costs {
+    uint64_t tick, timer_interrupt, block, wake;
+};
+
+// An hrtimer on this CPU; expiry in L1 TB.
+struct hrtimer {
+    uint64_t expiry = 0;
+    bool armed = false;
+    std::function<void()> callback;
+};
+
+class l1_cpu {
+public:
+    l1_cpu(hardware_thread& thread, sw_context& ctx, unsigned hz, bool large_dec,
+           unsigned dec_bits, const l1_cpu_costs& costs, nested_metrics& metrics);
+
+    hardware_thread& thread() { return m_thread; }
+    sw_context& context() { return m_ctx; }
+    uint64_t mftb() const { return m_thread.mftb(); }
+    void exec(uint64_t cycles) { m_thread.execute(static_cast<double>(cycles)); }
+
+    // Boot: install the timer interrupt handler, start the tick, program DEC.
+    void start();
+    // timer_get_next_tb(): this CPU's next timer event (L1 TB).
+    uint64_t next_timer_event() const;
+    void start_hrtimer(hrtimer& t, uint64_t expiry);
+    void cancel_hrtimer(hrtimer& t);
+    // timer_rearm_host_dec / set_dec: DEC = next event - 1 tick (§6).
+    void program_dec();
+
+    // Interrupt enable (local_irq_enable / hard-disable); enabling takes a pending DEC.
+    void irq_enable();
+    void irq_disable();
+
+    // The vCPU task sleeps until `woken()` holds: the CPU idles (tick stopped) and cedes to
+    // L0 between timer interrupts (each may run hrtimer callbacks that wake the task).
+    void block_until(const std::function<bool()>& woken);
+
+private:
+    void timer_interrupt(const interrupt_record& rec);
+
+    hardware_thread& m_thread;
+    sw_context& m_ctx;
+    l1_cpu_costs m_costs;
+    nested_metrics& m_metrics;
+    uint64_t m_tick_period;
+    uint64_t m_dec_max;
+    bool m_tick_running = false;
+    uint64_t m_next_tick = 0;
+    std::vector<hrtimer*> m_hrtimers;
+};
+
+}  // namespace nestvp

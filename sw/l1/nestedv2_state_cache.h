@@ -1,0 +1,60 @@
+#pragma once
+// L1's cache of one L2 vCPU's state under nestedv2 (nested-virtualization.md §2.5,
+// book3s_hv_nestedv2.c): a value per ID with "valid" and "dirty" bits. Every exit invalidates
+// everything; the run-output buffer revalidates what L0 returned; reading an invalid ID costs
+// one H_GUEST_GET_STATE with a single element (borrowing the run-input buffer); writes mark the
+// ID dirty and travel in the next run-input buffer, with HDEC_EXPIRY_TB and LPCR always.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "models/hardware_thread.h"
+#include "sw/gsb/memory_port.h"
+#include "sw/metrics/nested_metrics.h"
+
+namespace nestvp {
+
+struct l1_gsb_costs {
+    uint64_t gsb_element;
+};
+
+class nestedv2_state_cache {
+public:
+    nestedv2_state_cache(hardware_thread& thread, memory_port& mem, nested_metrics& metrics,
+                         const l1_gsb_costs& costs);
+
+    void attach(uint64_t guest, uint64_t vcpu, uint64_t input_addr, uint64_t input_size,
+                uint64_t output_addr, uint64_t output_size);
+
+    // kvmppc_get_*: the cached value, reloaded from L0 when not valid.
+    uint64_t get(uint16_t id);
+    // kvmppc_set_*: the new value, dirty until the next run.
+    void set(uint16_t id, uint64_t value);
+    bool valid(uint16_t id) const { return m_valid.count(id) != 0; }
+    void mark_all_dirty(const std::vector<uint16_t>& ids);
+
+    // kvmhv_nestedv2_flush_vcpu: writes the run-input buffer (dirty IDs, HDEC_EXPIRY_TB, LPCR).
+    void flush(uint64_t hdec_expiry_tb, uint64_t lpcr);
+    // After H_GUEST_RUN_VCPU: clear dirty and valid, then parse the run-output buffer.
+    void after_run();
+    // Sends dirty guest-wide values now (H_GUEST_SET_STATE with the wide flag).
+    int64_t set_guest_wide(const std::vector<std::pair<uint16_t, std::vector<uint8_t>>>& elems);
+
+    uint64_t reloads() const { return m_reloads; }
+
+private:
+    int64_t hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8);
+
+    hardware_thread& m_thread;
+    memory_port& m_mem;
+    nested_metrics& m_metrics;
+    l1_gsb_costs m_costs;
+    uint64_t m_guest = 0, m_vcpu = 0;
+    uint64_t m_in_addr = 0, m_in_size = 0, m_out_addr = 0, m_out_size = 0;
+    std::map<uint16_t, uint64_t> m_values;
+    std::set<uint16_t> m_valid, m_dirty;
+    uint64_t m_reloads = 0;
+};
+
+}  // namespace nestvp

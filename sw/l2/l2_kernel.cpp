@@ -1,0 +1,128 @@
+#include "sw/l2/l2_kernel.h"
+
+#include <algorithm>
+
+#include "sw/gsb/papr.h"
+
+namespace nestvp {
+
+namespace {
+// Synthetic kernel text addresses, so NIA/SRR0 say which path was interrupted.
+constexpr uint64_t nia_idle = 0xc000000000020000ull;
+constexpr uint64_t nia_cede = 0xc000000000020100ull;
+constexpr uint64_t nia_boot = 0xc000000000010000ull;
+constexpr uint64_t min_delta = 2;  // clockevents_config_and_register(dec, f, 2, max) (§6)
+}  // namespace
+
+l2_kernel::l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& params,
+                     const l2_costs& costs, nested_metrics& metrics, workload* work)
+    : m_thread(thread),
+      m_ctx(ctx),
+      m_params(params),
+      m_costs(costs),
+      m_metrics(metrics),
+      m_work(work),
+      m_rng(params.seed * 0x9E3779B97F4A7C15ull + params.vcpu + 1) {
+    // decrementer_max = 2^(bits-1) - 1 (set_decrementer_max, §6); 32 bits without LD.
+    const unsigned bits = params.large_dec ? params.dec_bits : 32;
+    m_dec_max = (1ull << (bits - 1)) - 1;
+    m_tick_period = thread.owner().tb().freq_hz() / std::max(1u, params.hz);
+    ctx.nia = nia_boot;
+}
+
+void l2_kernel::set_next_event(uint64_t delta) {
+    // decrementer_set_next_event: decrementers_next_tb = TB + evt; set_dec(evt) writes evt - 1
+    // so that the 0 -> -1 transition lands exactly evt ticks later (Book3S, §6).
+    delta = std::clamp<uint64_t>(delta, min_delta, m_dec_max);
+    m_next_tb = mftb() + delta;
+    m_thread.timers().write_dec(delta - 1);
+    m_metrics.add(counter::l2_set_dec, m_thread.index());
+    exec(m_costs.set_dec);
+}
+
+void l2_kernel::program_next_event() {
+    // The hrtimer/tick core: the next event is the tick (while it runs) or the next
+    // housekeeping timer; NO_HZ idle stops the tick (§6 "HZ / NO_HZ").
+    const uint64_t now = mftb();
+    uint64_t next = m_tick_running ? m_next_tick : ~0ull;
+    if (!m_work) next = std::min(next, m_next_housekeeping);
+    if (next == ~0ull) {
+        // oneshot stopped: decrementer_max, next_tb = ~0
+        m_next_tb = ~0ull;
+        m_thread.timers().write_dec(m_dec_max);
+        return;
+    }
+    set_next_event(next > now ? next - now : min_delta);
+}
+
+uint64_t l2_kernel::next_housekeeping_interval() {
+    // Housekeeping timers (vmstat, RCU, writeback) arrive at housekeeping_hz on average; the
+    // spacing is uniform in [0.5, 1.5] of the mean, from the run's seed (deterministic).
+    if (m_params.housekeeping_hz <= 0) return ~0ull;
+    std::uniform_real_distribution<double> jitter(0.5, 1.5);
+    const double mean = m_thread.owner().tb().freq_hz() / m_params.housekeeping_hz;
+    return static_cast<uint64_t>(mean * jitter(m_rng));
+}
+
+void l2_kernel::run_expired_timers(uint64_t now) {
+    if (m_tick_running && now >= m_next_tick) {
+        m_metrics.add(counter::l2_ticks, m_thread.index());
+        exec(m_costs.tick);
+        while (m_next_tick <= now) m_next_tick += m_tick_period;
+    }
+    if (!m_work && now >= m_next_housekeeping) {
+        m_metrics.add(counter::l2_housekeeping, m_thread.index());
+        exec(m_costs.housekeeping);
+        m_next_housekeeping = now + next_housekeeping_interval();
+    }
+}
+
+void l2_kernel::timer_interrupt(const interrupt_record& rec) {
+    // timer_interrupt (L-time, §6): write a positive DEC first (the exception is a level),
+    // then run the clockevent handler if the event is due, else reprogram (early interrupt).
+    m_thread.timers().write_dec(m_dec_max);
+    m_metrics.add(counter::l2_timer_interrupts, m_thread.index());
+    exec(m_costs.timer_interrupt);
+    const uint64_t now = mftb();
+    if (now >= m_next_tb) {
+        run_expired_timers(now);
+    } else {
+        m_metrics.add(counter::l2_early_timer_interrupts, m_thread.index());
+    }
+    program_next_event();
+    (void)rec;
+    m_thread.set_nia(m_thread.irq().rfid());  // return to the interrupted code (§4.3)
+}
+
+void l2_kernel::idle_loop() {
+    for (;;) {
+        // cpuidle: stop the tick (NO_HZ idle), program the next timer event, cede.
+        m_thread.set_nia(nia_idle);
+        exec(m_costs.idle_enter);
+        if (m_params.nohz_idle) m_tick_running = false;
+        program_next_event();
+        m_metrics.add(counter::l2_cedes, m_thread.index());
+        m_thread.set_nia(nia_cede);
+        m_ctx.gpr[3] = papr::H_CEDE;
+        m_thread.guest_hcall();
+        // H_CEDE returns with MSR[EE]=1: an expired DEC is taken here (timer_interrupt).
+        exec(m_costs.idle_exit);
+    }
+}
+
+void l2_kernel::main() {
+    sc_core::wait(m_ctx.resume);  // first entry by L0 (H_GUEST_RUN_VCPU / H_ENTER_NESTED)
+    m_thread.set_handler(context_level::l2,
+                         [this](const interrupt_record& rec) { timer_interrupt(rec); });
+    const uint64_t now = mftb();
+    m_tick_running = m_work != nullptr || !m_params.nohz_idle;
+    m_next_tick = (now / m_tick_period + 1) * m_tick_period;
+    m_next_housekeeping = now + next_housekeeping_interval();
+    program_next_event();
+    if (m_work)
+        m_work->run();
+    else
+        idle_loop();
+}
+
+}  // namespace nestvp

@@ -1,0 +1,97 @@
+#pragma once
+// Measurement hooks of the nested machine: counters per level and per hardware thread,
+// exits by reason, and per-event timestamps from which nested entry and exit latency
+// distributions are computed (issue 4 item 5). Hot counters are enum-indexed arrays.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nestvp {
+
+enum class counter : unsigned {
+    // L0
+    l0_hcalls,
+    l0_get_state,       // H_GUEST_GET_STATE handled (probe:kvmppc_gsb_recv on the L1 side)
+    l0_set_state,
+    l0_run_vcpu,        // H_GUEST_RUN_VCPU
+    l0_enter_nested,    // H_ENTER_NESTED
+    l0_l2_entries,      // L2 really entered
+    l0_immediate_exits, // HDEC expiry already passed at run: exit at once (0x980)
+    l0_gsb_elements_in,
+    l0_gsb_elements_out,
+    l0_l1_cedes,        // an L1 vCPU ceded its thread (inactive)
+    // L1
+    l1_guest_exits,     // kvm_guest_exit tracepoint: once per run-loop pass
+    l1_early_returns,   // passes that returned without entering (timer due)
+    l1_cedes,           // kvmppc_cede
+    l1_dec_dequeued,    // cancel check dequeued the DEC
+    l1_blocks,          // vCPU went to sleep
+    l1_timer_wakes,     // DEC hrtimer fired and queued a DEC
+    l1_set_timer,
+    l1_cache_reloads,   // element reloads (GET_STATE) by the state cache
+    l1_ticks,
+    l1_timer_interrupts,
+    // L2
+    l2_timer_interrupts,
+    l2_early_timer_interrupts,
+    l2_ticks,
+    l2_housekeeping,
+    l2_cedes,
+    l2_set_dec,
+    count_
+};
+const char* counter_name(counter c);
+
+struct latency_stats {
+    uint64_t count = 0;
+    double p50 = 0, p99 = 0, max = 0;
+};
+
+class nested_metrics {
+public:
+    explicit nested_metrics(unsigned threads = 0) : m_per_thread(threads) {}
+
+    void add(counter c, unsigned thread, uint64_t n = 1) {
+        m_totals[static_cast<unsigned>(c)] += n;
+        if (thread < m_per_thread.size()) m_per_thread[thread][static_cast<unsigned>(c)] += n;
+    }
+    uint64_t total(counter c) const { return m_totals[static_cast<unsigned>(c)]; }
+    uint64_t on_thread(counter c, unsigned thread) const {
+        return m_per_thread.at(thread)[static_cast<unsigned>(c)];
+    }
+    unsigned threads() const { return static_cast<unsigned>(m_per_thread.size()); }
+
+    void add_exit(uint32_t vector) { ++m_exits[vector]; }
+    const std::map<uint32_t, uint64_t>& exits_by_reason() const { return m_exits; }
+
+    void add_entry_latency(double ns) { m_entry_ns.push_back(ns); }
+    void add_exit_latency(double ns) { m_exit_ns.push_back(ns); }
+    const std::vector<double>& entry_latencies() const { return m_entry_ns; }
+    const std::vector<double>& exit_latencies() const { return m_exit_ns; }
+    static latency_stats summarize(std::vector<double> samples);
+
+    // Exit timeline (kept only when asked for): time, vCPU, reason.
+    struct exit_record {
+        double t_s;
+        unsigned vcpu;
+        uint32_t vector;
+    };
+    void set_keep_exit_records(bool keep) { m_keep_records = keep; }
+    void record_exit(double t_s, unsigned vcpu, uint32_t vector) {
+        if (m_keep_records) m_records.push_back({t_s, vcpu, vector});
+    }
+    const std::vector<exit_record>& exit_records() const { return m_records; }
+
+private:
+    using counter_array = std::array<uint64_t, static_cast<unsigned>(counter::count_)>;
+    counter_array m_totals{};
+    std::vector<counter_array> m_per_thread;
+    std::map<uint32_t, uint64_t> m_exits;
+    std::vector<double> m_entry_ns, m_exit_ns;
+    bool m_keep_records = false;
+    std::vector<exit_record> m_records;
+};
+
+}  // namespace nestvp
