@@ -3,6 +3,10 @@
 // (file:line:column, or the --set argument), the key path and what was expected.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -10,6 +14,8 @@
 
 namespace nestvp {
 namespace {
+
+namespace fs = std::filesystem;
 
 const std::string bad_dir = NESTVP_SOURCE_DIR "/tests/platform/bad/";
 
@@ -352,6 +358,53 @@ TEST(PlatformBadInput, DirectoryInsteadOfFile) {
                   std::string::npos)
             << e.what();
     }
+}
+
+// Byte-level mutations of the reference platform: each either loads or fails with a
+// config_error; nothing else escapes (no yaml-cpp exception, no crash).
+TEST(PlatformBadInput, MutatedReferenceNeverCrashes) {
+    std::ifstream in(NESTVP_SOURCE_DIR "/platforms/reference.yaml");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string original = ss.str();
+    const std::string alphabet = "{}[]:,-#'\"&*!|>%@` \n\t0123456789.eE+xyz";
+    std::mt19937 rng(12345);
+    const fs::path dir = fs::temp_directory_path() / "nestvp_mutations";
+    fs::create_directories(dir);
+    fs::copy_file(NESTVP_SOURCE_DIR "/platforms/cores/power10-smt8.yaml", dir / "power10-smt8.yaml",
+                  fs::copy_options::overwrite_existing);
+    int failures = 0;
+    for (int i = 0; i < 200; ++i) {
+        std::string text = original;
+        // Keep the include resolvable next to the mutated copy.
+        const auto inc = text.find("cores/");
+        if (inc != std::string::npos) text.erase(inc, 6);
+        for (int k = 0; k < 3; ++k) {
+            const size_t pos = rng() % text.size();
+            switch (rng() % 3) {
+                case 0:
+                    text.erase(pos, 1 + rng() % 4);
+                    break;
+                case 1:
+                    text.insert(pos, 1, alphabet[rng() % alphabet.size()]);
+                    break;
+                default:
+                    text[pos] = alphabet[rng() % alphabet.size()];
+                    break;
+            }
+        }
+        const fs::path f = dir / "mutated.yaml";
+        std::ofstream(f) << text;
+        try {
+            load_platform(f.string());
+        } catch (const config_error& e) {
+            ++failures;
+            EXPECT_NE(std::string(e.what()).find("expected "), std::string::npos) << e.what();
+        } catch (const std::exception& e) {
+            ADD_FAILURE() << "mutation " << i << " escaped as " << e.what() << "\n" << text;
+        }
+    }
+    EXPECT_GT(failures, 50);  // most mutations break something
 }
 
 }  // namespace
