@@ -1,0 +1,104 @@
+// nestvp merge DIR: the per-point JSON of a sweep run elsewhere (--emit-jobs + GNU parallel
+// or a Slurm array) into the CSV a local sweep writes.
+#include <cstdio>
+
+#include "platforms/cli/command.h"
+#include "platforms/report/cli_args.h"
+#include "platforms/report/plot_files.h"
+#include "platforms/report/sweep_plan.h"
+
+namespace nestvp {
+namespace {
+
+const char* const k_help =
+    "usage: nestvp merge DIR [--csv OUT] [--plot DIR]\n"
+    "\n"
+    "Reads DIR/sweep.json and DIR/point-NNNN.json (written by the commands of\n"
+    "'nestvp sweep --emit-jobs DIR') and writes the CSV a local sweep writes.\n"
+    "\n"
+    "options:\n"
+    "  --csv OUT     write the CSV to OUT (default: stdout)\n"
+    "  --plot DIR    write the sweep line charts\n"
+    "  --help        this text\n"
+    "\n"
+    "Exit codes: 0 ok, 1 points missing or unreadable (the others are still written),\n"
+    "2 bad command line or no sweep.json.\n";
+
+int merge_main(int argc, char** argv) {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    for (const auto& a : args)
+        if (a == "--help" || a == "-h") {
+            std::fputs(k_help, stdout);
+            return exit_ok;
+        }
+    parsed_args pa;
+    sweep_plan plan;
+    std::string dir;
+    try {
+        pa = parse_args("merge", args, {{"--csv", "", true, false}, {"--plot", "", true, false}});
+        if (pa.positional.size() != 1)
+            throw usage_error("nestvp merge: expected one directory, got " +
+                              std::to_string(pa.positional.size()));
+        dir = pa.positional[0];
+        const std::string manifest = dir + "/sweep.json";
+        std::string text;
+        try {
+            text = read_text_file(manifest);
+        } catch (const std::exception& e) {
+            throw usage_error(
+                "nestvp merge: " + std::string(e.what()) +
+                " (merge reads the sweep.json that 'nestvp sweep --emit-jobs' writes)");
+        }
+        plan = parse_sweep_manifest(text, manifest);
+    } catch (const usage_error& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return exit_usage;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp merge: %s\n", e.what());
+        return exit_usage;
+    }
+    const std::string csv_out = pa.get("--csv"), plot_dir = pa.get("--plot");
+    if (!csv_out.empty()) {
+        const std::string why = check_writable_file(csv_out);
+        if (!why.empty()) {
+            std::fprintf(stderr, "nestvp merge: --csv %s: cannot write: %s\n", csv_out.c_str(),
+                         why.c_str());
+            return exit_usage;
+        }
+    }
+    if (!plot_dir.empty()) {
+        const std::string why = ensure_directory(plot_dir);
+        if (!why.empty()) {
+            std::fprintf(stderr, "nestvp merge: --plot %s: %s\n", plot_dir.c_str(), why.c_str());
+            return exit_usage;
+        }
+    }
+    std::vector<std::string> problems;
+    const auto pts = load_points(plan, dir, problems);
+    for (const auto& p : problems) std::fprintf(stderr, "nestvp merge: %s\n", p.c_str());
+    try {
+        const std::string csv = sweep_csv(plan, pts);
+        if (csv_out.empty()) {
+            std::fputs(csv.c_str(), stdout);
+        } else {
+            write_text_file(csv_out, csv);
+        }
+        if (!plot_dir.empty()) write_sweep_plots(plot_dir, plan, pts);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp merge: %s\n", e.what());
+        return exit_failure;
+    }
+    if (!problems.empty()) {
+        std::fprintf(stderr, "nestvp merge: %zu of %zu points missing or unreadable\n",
+                     problems.size(), plan.points.size());
+        return exit_failure;
+    }
+    return exit_ok;
+}
+
+}  // namespace
+}  // namespace nestvp
+
+NESTVP_REGISTER_COMMAND(merge, "merge",
+                        "collect the per-point JSON of an --emit-jobs sweep into its CSV",
+                        nestvp::merge_main);

@@ -1,0 +1,204 @@
+// nestvp sweep FILE --grid key=v1,v2,...: the cartesian product, each point its own
+// `nestvp run` process (at most -j at once), one CSV row per point in grid order.
+// --emit-jobs DIR writes the same points as shell commands for GNU parallel or Slurm.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "platforms/cli/command.h"
+#include "platforms/config/platform_loader.h"
+#include "platforms/report/child_procs.h"
+#include "platforms/report/cli_args.h"
+#include "platforms/report/interrupt.h"
+#include "platforms/report/plot_files.h"
+#include "platforms/report/progress.h"
+#include "platforms/report/sweep_plan.h"
+
+namespace nestvp {
+namespace {
+
+const char* const k_help =
+    "usage: nestvp sweep FILE.yaml --grid KEY=V1,V2,... [--grid ...] [options]\n"
+    "\n"
+    "Runs every point of the grid (the cartesian product; the first --grid varies slowest),\n"
+    "each in its own process, and writes one CSV row per point: the grid keys, then the\n"
+    "metrics. Rows are in grid order whatever -j is.\n"
+    "\n"
+    "options:\n"
+    "  --grid KEY=V1,V2,...  an axis of the grid (repeatable)\n"
+    "  --set KEY=VALUE       override a key at every point (repeatable)\n"
+    "  -j N                  run at most N points at once (default 1)\n"
+    "  --csv OUT             write the CSV to OUT (default: stdout)\n"
+    "  --plot DIR            write one line chart per metric against the first grid key\n"
+    "  --emit-jobs DIR       do not run: write DIR/jobs.txt (one shell command per point,\n"
+    "                        each writing DIR/point-NNNN.json) and DIR/sweep.json; run the\n"
+    "                        lines with GNU parallel or a Slurm array, then 'nestvp merge DIR'\n"
+    "  --quiet               no progress messages\n"
+    "  --help                this text\n"
+    "\n"
+    "Exit codes: 0 ok, 1 a point failed (the other rows are still written), 2 bad command\n"
+    "line or platform file, 130 interrupted.\n";
+
+int sweep_main(int argc, char** argv) {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    for (const auto& a : args)
+        if (a == "--help" || a == "-h") {
+            std::fputs(k_help, stdout);
+            return exit_ok;
+        }
+    parsed_args pa;
+    sweep_plan plan;
+    unsigned jobs = 1;
+    try {
+        pa = parse_args("sweep", args,
+                        {{"--grid", "", true, true},
+                         {"--set", "", true, true},
+                         {"-j", "--jobs", true, false},
+                         {"--csv", "", true, false},
+                         {"--plot", "", true, false},
+                         {"--emit-jobs", "", true, false},
+                         {"--quiet", "-q", false, false}});
+        if (pa.positional.size() != 1)
+            throw usage_error("nestvp sweep: expected one platform file, got " +
+                              std::to_string(pa.positional.size()));
+        if (!pa.has("--grid"))
+            throw usage_error("nestvp sweep: give at least one --grid KEY=V1,V2,...");
+        if (pa.has("-j")) jobs = parse_positive_int("-j", pa.get("-j"));
+        if (pa.has("--emit-jobs") && (pa.has("--csv") || pa.has("--plot")))
+            throw usage_error(
+                "nestvp sweep: with --emit-jobs, give --csv/--plot to 'nestvp merge' instead");
+        try {
+            parse_settings(pa.all("--set"));
+        } catch (const std::invalid_argument& e) {
+            throw usage_error(std::string("nestvp sweep: --set: ") + e.what());
+        }
+        std::vector<grid_axis> axes;
+        for (const auto& g : pa.all("--grid")) axes.push_back(parse_grid(g));
+        if (::access(pa.positional[0].c_str(), R_OK) != 0)
+            load_platform(pa.positional[0], {});  // reports the missing file in the loader's words
+        plan = make_sweep_plan(absolute_path(pa.positional[0]), pa.all("--set"), axes);
+        // Every point is loaded here, so a bad value fails before anything runs.
+        for (size_t i = 0; i < plan.points.size(); ++i) {
+            try {
+                load_platform(plan.platform_file, plan.point_sets(i));
+            } catch (const std::exception& e) {
+                std::string where;
+                for (const auto& s : plan.points[i]) where += " " + s;
+                throw usage_error("nestvp sweep: point " + std::to_string(i) + " (" +
+                                  where.substr(1) + "): " + e.what());
+            }
+        }
+    } catch (const usage_error& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return exit_usage;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp sweep: %s\n", e.what());
+        return exit_usage;
+    }
+    const std::string exe = self_exe_path();
+    if (pa.has("--emit-jobs")) {
+        const std::string dir = pa.get("--emit-jobs");
+        const std::string why = ensure_directory(dir);
+        if (!why.empty()) {
+            std::fprintf(stderr, "nestvp sweep: --emit-jobs %s: %s\n", dir.c_str(), why.c_str());
+            return exit_usage;
+        }
+        try {
+            emit_jobs(plan, exe, dir);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "nestvp sweep: %s\n", e.what());
+            return exit_failure;
+        }
+        const std::string adir = absolute_path(dir);
+        std::printf(
+            "wrote %zu jobs to %s/jobs.txt\nrun them, e.g.:  parallel -j %u < %s/jobs.txt\n"
+            "then:            nestvp merge %s --csv sweep.csv\n",
+            plan.points.size(), adir.c_str(), jobs, adir.c_str(), adir.c_str());
+        return exit_ok;
+    }
+    const std::string csv_out = pa.get("--csv"), plot_dir = pa.get("--plot");
+    if (!csv_out.empty()) {
+        const std::string why = check_writable_file(csv_out);
+        if (!why.empty()) {
+            std::fprintf(stderr, "nestvp sweep: --csv %s: cannot write: %s\n", csv_out.c_str(),
+                         why.c_str());
+            return exit_usage;
+        }
+    }
+    if (!plot_dir.empty()) {
+        const std::string why = ensure_directory(plot_dir);
+        if (!why.empty()) {
+            std::fprintf(stderr, "nestvp sweep: --plot %s: %s\n", plot_dir.c_str(), why.c_str());
+            return exit_usage;
+        }
+    }
+    std::string tmp;
+    try {
+        tmp = make_temp_dir("nestvp-sweep");
+        write_text_file(tmp + "/sweep.json", sweep_manifest_json(plan));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp sweep: %s\n", e.what());
+        return exit_failure;
+    }
+    // The local sweep runs exactly the commands --emit-jobs would write, into a temp dir,
+    // and reads the points back the way merge does: both paths give the same CSV.
+    std::vector<child_job> cj(plan.points.size());
+    for (size_t i = 0; i < cj.size(); ++i) {
+        cj[i].argv = plan.point_argv(exe, i, tmp + "/" + point_file_name(i));
+        cj[i].stderr_path = tmp + "/" + point_file_name(i) + ".err";
+    }
+    install_sigint_flag();
+    const bool chatty = !pa.has("--quiet") && ::isatty(2);
+    size_t done = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto codes = run_children(
+        cj, jobs, [] { return sigint_received(); },
+        [&](size_t, int) {
+            ++done;
+            if (!chatty) return;
+            const double wall =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double eta = wall / done * (cj.size() - done);
+            std::fprintf(stderr, "\rsweep: %zu of %zu points done, ETA %s\x1b[K", done, cj.size(),
+                         format_duration(eta).c_str());
+        });
+    if (chatty) std::fputs("\n", stderr);
+    int rc = exit_ok;
+    for (size_t i = 0; i < codes.size(); ++i) {
+        if (codes[i] == exit_ok || codes[i] == exit_interrupted || codes[i] == -1) continue;
+        std::fprintf(stderr, "nestvp sweep: point %zu failed (exit %d):\n%s", i, codes[i],
+                     tail_of_file(cj[i].stderr_path).c_str());
+        rc = exit_failure;
+    }
+    std::vector<std::string> problems;
+    auto pts = load_points(plan, tmp, problems);
+    for (size_t i = 0; i < codes.size(); ++i)
+        if (codes[i] != exit_ok && codes[i] != exit_interrupted)
+            pts[i].reset();  // failed or never run
+    try {
+        const std::string csv = sweep_csv(plan, pts);
+        if (csv_out.empty()) {
+            std::fputs(csv.c_str(), stdout);
+        } else {
+            write_text_file(csv_out, csv);
+        }
+        if (!plot_dir.empty()) write_sweep_plots(plot_dir, plan, pts);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp sweep: %s\n", e.what());
+        rc = exit_failure;
+    }
+    remove_temp_dir(tmp);
+    if (sigint_received()) {
+        std::fprintf(stderr, "nestvp sweep: interrupted; rows of finished points written\n");
+        return exit_interrupted;
+    }
+    return rc;
+}
+
+}  // namespace
+}  // namespace nestvp
+
+NESTVP_REGISTER_COMMAND(
+    sweep, "sweep", "run the cartesian product of --grid settings in parallel, one CSV row each",
+    nestvp::sweep_main);

@@ -1,0 +1,40 @@
+#pragma once
+// Child processes for compare and sweep: SystemC elaborates once per process, so each run
+// point is its own `nestvp run` process. At most N run at once; results are collected by
+// index, so their order never depends on which finishes first.
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace nestvp {
+
+struct child_job {
+    std::vector<std::string> argv;  // argv[0] is the executable path
+    std::string stdout_path;        // empty: /dev/null
+    std::string stderr_path;        // empty: inherit
+};
+
+// Exit code of each job: its exit status, 128+signal if killed, -1 if never started
+// (stopped early) and 127 if it could not be executed.
+// stop() is polled between events; once it returns true no further job starts and SIGINT
+// is forwarded once to the running ones (they write partial results), which are waited for.
+// on_done(index, code) is called as each job ends.
+std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_parallel,
+                              const std::function<bool()>& stop = {},
+                              const std::function<void(size_t, int)>& on_done = {});
+
+// Absolute path of the running executable (/proc/self/exe).
+std::string self_exe_path();
+// Absolute form of `path` (realpath if it exists, else cwd-joined).
+std::string absolute_path(const std::string& path);
+// POSIX shell single-quoting: abc -> abc, a b -> 'a b', it's -> 'it'\''s'.
+std::string shell_quote(const std::string& s);
+
+// A fresh private directory under $TMPDIR (or /tmp); throws std::runtime_error on failure.
+std::string make_temp_dir(const std::string& prefix);
+// Removes the files directly inside dir, then dir (temp dirs of compare and sweep).
+void remove_temp_dir(const std::string& dir);
+// The last max_lines lines of a text file ("" if unreadable): a failed child's stderr.
+std::string tail_of_file(const std::string& path, size_t max_lines = 20);
+
+}  // namespace nestvp

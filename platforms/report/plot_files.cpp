@@ -1,0 +1,101 @@
+// --plot DIR figure sets.
+#include "platforms/report/plot_files.h"
+
+#include <cctype>
+#include <limits>
+
+#include "platforms/config/param_schema.h"
+#include "platforms/report/svg_plots.h"
+#include "platforms/report/tables.h"
+
+namespace nestvp {
+
+std::string unit_of_key(const std::string& key) {
+    // The schema's unit where the key has one (param_schema.cpp), else from the key's name.
+    if (const param_def* d = find_param(key))
+        if (!d->unit.empty()) return d->unit;
+    const auto ends = [&](const std::string& s) {
+        return key.size() >= s.size() && key.compare(key.size() - s.size(), s.size(), s) == 0;
+    };
+    if (ends("_ns")) return "ns";
+    if (ends("_s")) return "s";
+    if (ends("hz") || ends("_hz")) return "Hz";
+    if (ends("vcpus")) return "vCPUs";
+    if (ends("copies")) return "copies";
+    if (ends("seed")) return "seed";
+    return "";
+}
+
+std::string file_part(const std::string& s) {
+    std::string out;
+    for (char c : s)
+        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')
+                   ? c
+                   : '_';
+    return out;
+}
+
+std::vector<std::string> write_run_plots(const std::string& dir,
+                                         const std::vector<labelled_run>& runs) {
+    std::vector<std::string> written;
+    const auto put = [&](const std::string& name, const std::string& svg) {
+        const std::string path = dir + "/" + name;
+        write_text_file(path, svg);
+        written.push_back(path);
+    };
+    std::vector<hist_series> entry, exit;
+    for (const auto& r : runs) {
+        entry.push_back({r.label, &r.result->metrics.nested_entry_samples_ns});
+        exit.push_back({r.label, &r.result->metrics.nested_exit_samples_ns});
+    }
+    put("latency-entry.svg", histogram_svg("Nested entry latency (L1 run hcall to L2 running)",
+                                           "nested entry latency (ns)", entry));
+    put("latency-exit.svg", histogram_svg("Nested exit latency (L2 exit to L1 resuming)",
+                                          "nested exit latency (ns)", exit));
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const auto& r = runs[i];
+        const std::string name = runs.size() == 1
+                                     ? "timeline.svg"
+                                     : "timeline-" + std::string(1, char('a' + i % 26)) + ".svg";
+        put(name, timeline_svg("Exits per vCPU over time: " + r.label, r.result->exits,
+                               r.result->sim_seconds));
+    }
+    return written;
+}
+
+std::vector<std::string> write_sweep_plots(const std::string& dir, const sweep_plan& plan,
+                                           const std::vector<std::optional<run_record>>& pts) {
+    std::vector<std::string> written;
+    if (plan.grid.empty()) return written;
+    const grid_axis& xa = plan.grid.front();
+    const size_t rest = plan.points.size() / xa.values.size();  // combinations of the other axes
+    for (const auto& metric : chart_metrics()) {
+        std::vector<line_series> series;
+        for (size_t c = 0; c < rest; ++c) {
+            line_series s;
+            // Label from the other axes' values of the first point of this combination.
+            const auto& p = plan.points[c];
+            for (size_t k = 1; k < p.size(); ++k) s.label += (k > 1 ? ", " : "") + p[k];
+            if (s.label.empty()) s.label = metric;
+            for (size_t xi = 0; xi < xa.values.size(); ++xi) {
+                const auto& rec = pts[xi * rest + c];
+                double v = std::numeric_limits<double>::quiet_NaN();
+                if (rec) metric_value(*rec, metric, v);
+                s.y.push_back(v);
+            }
+            series.push_back(std::move(s));
+        }
+        const std::string unit = unit_of_key(xa.key);
+        const std::string x_label =
+            xa.key + (unit.empty() ? " (setting value)" : " (" + unit + ")");
+        const bool ns = metric.find("latency_ns") != std::string::npos;
+        const std::string y_label = metric + (ns ? " (ns)" : " (count per run)");
+        const std::string path = dir + "/sweep-" + file_part(metric) + ".svg";
+        write_text_file(path, line_chart_svg(metric + " against " + xa.key, x_label, y_label,
+                                             xa.values, series));
+        written.push_back(path);
+    }
+    return written;
+}
+
+}  // namespace nestvp

@@ -1,0 +1,35 @@
+#pragma once
+// The figure sets --plot DIR writes for run, compare and sweep.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "platforms/report/run_record.h"
+#include "platforms/report/sweep_plan.h"
+
+namespace nestvp {
+
+struct labelled_run {
+    std::string label;  // "cancel", "A", ...
+    const run_result* result;
+};
+
+// latency-entry.svg and latency-exit.svg (one series per run, overlaid), and one exit
+// timeline per run: timeline.svg for a single run, timeline-a.svg, timeline-b.svg, ... otherwise.
+// Returns the paths written; throws std::runtime_error naming a path that failed.
+std::vector<std::string> write_run_plots(const std::string& dir,
+                                         const std::vector<labelled_run>& runs);
+
+// sweep-<metric>.svg per chart metric: x is the first grid key, one line per combination of
+// the other keys. Points that failed are left out of their line.
+std::vector<std::string> write_sweep_plots(const std::string& dir, const sweep_plan& plan,
+                                           const std::vector<std::optional<run_record>>& pts);
+
+// A unit for a setting key: the schema unit (param_schema.h), else guessed from its name:
+// "run.duration_s" -> "s", "l2.hz" -> "Hz".
+std::string unit_of_key(const std::string& key);
+// Safe file-name part: letters, digits, '-', '_', '.'; others become '_'.
+std::string file_part(const std::string& s);
+
+}  // namespace nestvp

@@ -1,0 +1,213 @@
+// run_record JSON: writing in a fixed layout and reading it back (compare, merge).
+#include "platforms/report/run_record.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "platforms/report/json.h"
+
+namespace nestvp {
+
+settings_list parse_settings(const std::vector<std::string>& sets) {
+    settings_list out;
+    for (const auto& s : sets) {
+        const auto eq = s.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw std::invalid_argument("expected key=value, got '" + s + "'");
+        const std::string key = s.substr(0, eq), value = s.substr(eq + 1);
+        bool found = false;
+        for (auto& kv : out)
+            if (kv.first == key) {
+                kv.second = value;
+                found = true;
+            }
+        if (!found) out.emplace_back(key, value);
+    }
+    return out;
+}
+
+namespace {
+
+void write_latency(json_writer& w, const std::string& key, const latency_summary& l) {
+    w.begin_object(key);
+    w.member("count", l.count);
+    w.member("p50", l.p50);
+    w.member("p99", l.p99);
+    w.member("max", l.max);
+    w.end_object();
+}
+
+[[noreturn]] void bad(const std::string& what, const std::string& key, const std::string& msg) {
+    throw std::runtime_error(what + ": " + key + ": " + msg);
+}
+
+const json_value& need(const json_value& obj, const std::string& key, json_value::kind_t kind,
+                       const std::string& what, const std::string& path) {
+    const json_value* v = obj.find(key);
+    const std::string full = path.empty() ? key : path + "." + key;
+    if (!v) bad(what, full, "missing");
+    if (v->kind != kind) bad(what, full, "has the wrong type");
+    return *v;
+}
+
+uint64_t need_u64(const json_value& obj, const std::string& key, const std::string& what,
+                  const std::string& path) {
+    const json_value& v = need(obj, key, json_value::number_v, what, path);
+    if (!v.is_uint) bad(what, path + "." + key, "expected a non-negative integer");
+    return v.u;
+}
+
+double need_num(const json_value& obj, const std::string& key, const std::string& what,
+                const std::string& path) {
+    const json_value* v = obj.find(key);
+    if (v && v->kind == json_value::null_v) return 0;  // non-finite values are written as null
+    return need(obj, key, json_value::number_v, what, path).num;
+}
+
+latency_summary read_latency(const json_value& m, const std::string& key, const std::string& what) {
+    const json_value& o = need(m, key, json_value::object_v, what, "metrics");
+    const std::string p = "metrics." + key;
+    latency_summary l;
+    l.count = need_u64(o, "count", what, p);
+    l.p50 = need_num(o, "p50", what, p);
+    l.p99 = need_num(o, "p99", what, p);
+    l.max = need_num(o, "max", what, p);
+    return l;
+}
+
+std::map<std::string, uint64_t> read_counts(const json_value& m, const std::string& key,
+                                            const std::string& what) {
+    const json_value& o = need(m, key, json_value::object_v, what, "metrics");
+    std::map<std::string, uint64_t> out;
+    for (const auto& kv : o.members) out[kv.first] = need_u64(o, kv.first, what, "metrics." + key);
+    return out;
+}
+
+}  // namespace
+
+std::string run_record_json(const run_record& rec) {
+    const run_result& r = rec.result;
+    const run_metrics& m = r.metrics;
+    json_writer w;
+    w.begin_object();
+    w.member("platform", rec.platform);
+    w.begin_object("settings");
+    for (const auto& kv : rec.settings) w.member(kv.first, kv.second);
+    w.end_object();
+    w.member("sim_seconds", r.sim_seconds);
+    w.member("wall_seconds", r.wall_seconds);
+    w.member("sc_events", r.sc_events);
+    w.member("partial", r.partial);
+    w.begin_object("metrics");
+    w.member("kvm_guest_exit", m.kvm_guest_exit);
+    w.member("gsb_recv", m.gsb_recv);
+    w.member("gsb_send", m.gsb_send);
+    w.member("h_guest_run_vcpu", m.h_guest_run_vcpu);
+    w.member("h_enter_nested", m.h_enter_nested);
+    w.begin_object("exits_by_reason");
+    for (const auto& kv : m.exits_by_reason) w.member(kv.first, kv.second);
+    w.end_object();
+    w.member("arithoh_count", m.arithoh_count);
+    write_latency(w, "nested_entry_latency_ns", m.nested_entry_latency_ns);
+    write_latency(w, "nested_exit_latency_ns", m.nested_exit_latency_ns);
+    w.begin_object("counters");
+    for (const auto& kv : m.counters) w.member(kv.first, kv.second);
+    w.end_object();
+    w.end_object();
+    w.end_object();
+    return w.str();
+}
+
+run_record parse_run_record(const std::string& text, const std::string& what) {
+    const json_value doc = parse_json(text, what);
+    if (doc.kind != json_value::object_v) bad(what, "(top level)", "expected an object");
+    run_record rec;
+    rec.platform = need(doc, "platform", json_value::string_v, what, "").str;
+    const json_value& s = need(doc, "settings", json_value::object_v, what, "");
+    for (const auto& kv : s.members) {
+        if (kv.second.kind != json_value::string_v)
+            bad(what, "settings." + kv.first, "expected a string");
+        rec.settings.emplace_back(kv.first, kv.second.str);
+    }
+    run_result& r = rec.result;
+    r.sim_seconds = need_num(doc, "sim_seconds", what, "");
+    r.wall_seconds = need_num(doc, "wall_seconds", what, "");
+    r.sc_events = need_u64(doc, "sc_events", what, "");
+    r.partial = need(doc, "partial", json_value::bool_v, what, "").b;
+    const json_value& m = need(doc, "metrics", json_value::object_v, what, "");
+    run_metrics& rm = r.metrics;
+    rm.kvm_guest_exit = need_u64(m, "kvm_guest_exit", what, "metrics");
+    rm.gsb_recv = need_u64(m, "gsb_recv", what, "metrics");
+    rm.gsb_send = need_u64(m, "gsb_send", what, "metrics");
+    rm.h_guest_run_vcpu = need_u64(m, "h_guest_run_vcpu", what, "metrics");
+    rm.h_enter_nested = need_u64(m, "h_enter_nested", what, "metrics");
+    rm.exits_by_reason = read_counts(m, "exits_by_reason", what);
+    rm.arithoh_count = need_u64(m, "arithoh_count", what, "metrics");
+    rm.nested_entry_latency_ns = read_latency(m, "nested_entry_latency_ns", what);
+    rm.nested_exit_latency_ns = read_latency(m, "nested_exit_latency_ns", what);
+    rm.counters = read_counts(m, "counters", what);
+    return rec;
+}
+
+std::string read_text_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(path + ": cannot read: " + std::strerror(errno));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
+}
+
+std::string check_writable_file(const std::string& path) {
+    if (path.empty()) return "empty path";
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return "is a directory";
+        if (::access(path.c_str(), W_OK) != 0) return std::strerror(errno);
+        return {};
+    }
+    if (errno != ENOENT) return std::strerror(errno);
+    const auto slash = path.find_last_of('/');
+    const std::string dir =
+        slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    if (::stat(dir.c_str(), &st) != 0) return "directory '" + dir + "': " + std::strerror(errno);
+    if (!S_ISDIR(st.st_mode)) return "'" + dir + "' is not a directory";
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+        return "directory '" + dir + "': " + std::strerror(errno);
+    return {};
+}
+
+std::string ensure_directory(const std::string& path) {
+    if (path.empty()) return "empty path";
+    std::string cur;
+    size_t pos = 0;
+    while (pos != std::string::npos) {
+        pos = path.find('/', pos + 1);
+        cur = path.substr(0, pos);
+        if (cur.empty()) continue;
+        struct stat st;
+        if (::stat(cur.c_str(), &st) == 0) {
+            if (!S_ISDIR(st.st_mode)) return "'" + cur + "' is not a directory";
+            continue;
+        }
+        if (::mkdir(cur.c_str(), 0777) != 0 && errno != EEXIST)
+            return "cannot create '" + cur + "': " + std::strerror(errno);
+    }
+    if (::access(path.c_str(), W_OK | X_OK) != 0) return std::strerror(errno);
+    return {};
+}
+
+}  // namespace nestvp

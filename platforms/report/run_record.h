@@ -1,0 +1,40 @@
+#pragma once
+// One run as nestvp reports it: the platform, the --set settings that produced it and the
+// run_result. This is what `nestvp run --json` writes and what compare/merge read back.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "platforms/runner/run_result.h"
+
+namespace nestvp {
+
+using settings_list = std::vector<std::pair<std::string, std::string>>;  // key, value
+
+struct run_record {
+    std::string platform;
+    settings_list settings;  // in command-line order; a repeated key keeps its last value
+    run_result result;
+};
+
+// Splits "key=value" strings into settings; a key given twice keeps its first position and
+// its last value. Throws std::invalid_argument naming the bad string.
+settings_list parse_settings(const std::vector<std::string>& sets);
+
+// The JSON document of a record. Key order and number format are fixed, so the same record
+// gives the same bytes; wall_seconds is the only field that depends on the host.
+std::string run_record_json(const run_record& rec);
+// Reads a document written by run_record_json; errors name `what` and the problem.
+run_record parse_run_record(const std::string& text, const std::string& what);
+
+// Reads a whole file; throws std::runtime_error naming the path and the OS reason.
+std::string read_text_file(const std::string& path);
+// Writes a whole file; throws std::runtime_error naming the path and the OS reason.
+void write_text_file(const std::string& path, const std::string& text);
+// Checks, without leaving a file behind, that `path` can be created or overwritten.
+// Returns an empty string if so, otherwise the reason (e.g. "No such file or directory").
+std::string check_writable_file(const std::string& path);
+// Creates a directory (and its parents) if missing; returns an empty string or the reason.
+std::string ensure_directory(const std::string& path);
+
+}  // namespace nestvp

@@ -1,0 +1,185 @@
+// Sweep plans: grid expansion, job files for clusters, and reading the points back.
+#include "platforms/report/sweep_plan.h"
+
+#include <stdexcept>
+
+#include "platforms/report/child_procs.h"
+#include "platforms/report/cli_args.h"
+#include "platforms/report/json.h"
+#include "platforms/report/tables.h"
+
+namespace nestvp {
+
+grid_axis parse_grid(const std::string& spec) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw usage_error("--grid: expected key=v1,v2,..., got '" + spec + "'");
+    grid_axis ax;
+    ax.key = spec.substr(0, eq);
+    const std::string vals = spec.substr(eq + 1);
+    size_t pos = 0;
+    for (;;) {
+        const auto comma = vals.find(',', pos);
+        const std::string v =
+            vals.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if (v.empty()) throw usage_error("--grid " + ax.key + ": empty value in '" + vals + "'");
+        for (const auto& seen : ax.values)
+            if (seen == v)
+                throw usage_error("--grid " + ax.key + ": value '" + v + "' listed twice");
+        ax.values.push_back(v);
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return ax;
+}
+
+std::vector<std::vector<std::string>> expand_grid(const std::vector<grid_axis>& axes) {
+    std::vector<std::vector<std::string>> pts = {{}};
+    for (const auto& ax : axes) {
+        std::vector<std::vector<std::string>> next;
+        for (const auto& p : pts)
+            for (const auto& v : ax.values) {
+                auto q = p;
+                q.push_back(ax.key + "=" + v);
+                next.push_back(std::move(q));
+            }
+        pts = std::move(next);
+    }
+    return pts;
+}
+
+std::vector<std::string> sweep_plan::grid_keys() const {
+    std::vector<std::string> k;
+    for (const auto& ax : grid) k.push_back(ax.key);
+    return k;
+}
+
+std::vector<std::string> sweep_plan::point_sets(size_t i) const {
+    std::vector<std::string> s = base_sets;
+    s.insert(s.end(), points.at(i).begin(), points.at(i).end());
+    return s;
+}
+
+std::vector<std::string> sweep_plan::point_argv(const std::string& exe, size_t i,
+                                                const std::string& json_path) const {
+    std::vector<std::string> a = {exe, "run", platform_file};
+    for (const auto& s : point_sets(i)) {
+        a.push_back("--set");
+        a.push_back(s);
+    }
+    a.push_back("--json");
+    a.push_back(json_path);
+    a.push_back("--quiet");
+    a.push_back("--no-file-outputs");
+    return a;
+}
+
+sweep_plan make_sweep_plan(const std::string& platform_file,
+                           const std::vector<std::string>& base_sets,
+                           const std::vector<grid_axis>& grid) {
+    for (size_t i = 0; i < grid.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (grid[i].key == grid[j].key)
+                throw usage_error("--grid: key '" + grid[i].key + "' given twice");
+    sweep_plan p;
+    p.platform_file = platform_file;
+    p.base_sets = base_sets;
+    p.grid = grid;
+    p.points = expand_grid(grid);
+    return p;
+}
+
+std::string point_file_name(size_t i) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "point-%04zu.json", i);
+    return buf;
+}
+
+std::string sweep_manifest_json(const sweep_plan& plan) {
+    std::string s =
+        "{\n  \"platform_file\": " + json_quote(plan.platform_file) + ",\n  \"sets\": [";
+    for (size_t i = 0; i < plan.base_sets.size(); ++i)
+        s += (i ? ", " : "") + json_quote(plan.base_sets[i]);
+    s += "],\n  \"grid\": [";
+    for (size_t i = 0; i < plan.grid.size(); ++i) {
+        s += std::string(i ? "," : "") + "\n    {\"key\": " + json_quote(plan.grid[i].key) +
+             ", \"values\": [";
+        for (size_t j = 0; j < plan.grid[i].values.size(); ++j)
+            s += (j ? ", " : "") + json_quote(plan.grid[i].values[j]);
+        s += "]}";
+    }
+    s += plan.grid.empty() ? "],\n" : "\n  ],\n";
+    s += "  \"points\": " + std::to_string(plan.points.size()) + "\n}\n";
+    return s;
+}
+
+sweep_plan parse_sweep_manifest(const std::string& text, const std::string& what) {
+    const json_value doc = parse_json(text, what);
+    const auto bad = [&](const std::string& m) { throw std::runtime_error(what + ": " + m); };
+    const json_value* file = doc.find("platform_file");
+    const json_value* sets = doc.find("sets");
+    const json_value* grid = doc.find("grid");
+    const json_value* points = doc.find("points");
+    if (!file || file->kind != json_value::string_v) bad("platform_file: expected a string");
+    if (!sets || sets->kind != json_value::array_v) bad("sets: expected an array");
+    if (!grid || grid->kind != json_value::array_v) bad("grid: expected an array");
+    if (!points || !points->is_uint) bad("points: expected a whole number");
+    std::vector<std::string> base;
+    for (const auto& s : sets->items) {
+        if (s.kind != json_value::string_v) bad("sets: expected strings");
+        base.push_back(s.str);
+    }
+    std::vector<grid_axis> axes;
+    for (const auto& g : grid->items) {
+        const json_value* k = g.find("key");
+        const json_value* vs = g.find("values");
+        if (!k || k->kind != json_value::string_v || !vs || vs->kind != json_value::array_v)
+            bad("grid: expected {\"key\": ..., \"values\": [...]}");
+        grid_axis ax{k->str, {}};
+        for (const auto& v : vs->items) {
+            if (v.kind != json_value::string_v) bad("grid." + k->str + ": expected string values");
+            ax.values.push_back(v.str);
+        }
+        axes.push_back(ax);
+    }
+    sweep_plan p = make_sweep_plan(file->str, base, axes);
+    if (p.points.size() != points->u)
+        bad("points: " + std::to_string(points->u) + " does not match the grid's " +
+            std::to_string(p.points.size()));
+    return p;
+}
+
+void emit_jobs(const sweep_plan& plan, const std::string& exe, const std::string& dir) {
+    const std::string adir = absolute_path(dir);
+    write_text_file(adir + "/sweep.json", sweep_manifest_json(plan));
+    std::string jobs;
+    for (size_t i = 0; i < plan.points.size(); ++i) {
+        const auto argv = plan.point_argv(exe, i, adir + "/" + point_file_name(i));
+        for (size_t k = 0; k < argv.size(); ++k) jobs += (k ? " " : "") + shell_quote(argv[k]);
+        jobs += "\n";
+    }
+    write_text_file(adir + "/jobs.txt", jobs);
+}
+
+std::vector<std::optional<run_record>> load_points(const sweep_plan& plan, const std::string& dir,
+                                                   std::vector<std::string>& problems) {
+    std::vector<std::optional<run_record>> out(plan.points.size());
+    for (size_t i = 0; i < plan.points.size(); ++i) {
+        const std::string path = dir + "/" + point_file_name(i);
+        try {
+            out[i] = parse_run_record(read_text_file(path), path);
+        } catch (const std::exception& e) {
+            problems.push_back(e.what());
+        }
+    }
+    return out;
+}
+
+std::string sweep_csv(const sweep_plan& plan, const std::vector<std::optional<run_record>>& pts) {
+    std::vector<run_record> recs;
+    for (const auto& p : pts)
+        if (p) recs.push_back(*p);
+    return records_csv(recs, plan.grid_keys(), false);
+}
+
+}  // namespace nestvp

@@ -1,0 +1,336 @@
+// Run summary, comparison table and CSV layout.
+#include "platforms/report/tables.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "platforms/report/json.h"
+
+namespace nestvp {
+
+std::string group_thousands(uint64_t v) {
+    std::string digits = std::to_string(v), out;
+    const size_t n = digits.size();
+    for (size_t i = 0; i < n; ++i) {
+        if (i > 0 && (n - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+std::string format_fixed(double v, int decimals) {
+    if (!std::isfinite(v)) return "n/a";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(v));
+    std::string s = buf;
+    const auto dot = s.find('.');
+    const std::string ip = s.substr(0, dot), fp = dot == std::string::npos ? "" : s.substr(dot);
+    std::string grouped;
+    for (size_t i = 0; i < ip.size(); ++i) {
+        if (i > 0 && (ip.size() - i) % 3 == 0) grouped += ',';
+        grouped += ip[i];
+    }
+    const bool neg = v < 0 && std::stod(s) != 0;
+    return (neg ? "-" : "") + grouped + fp;
+}
+
+std::string format_diff_pct(double a, double b) {
+    if (a == 0 && b == 0) return "0.00 %";
+    if (a == 0) return "n/a";
+    const double d = (b - a) / a * 100.0;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%+.2f %%", d);
+    return buf;
+}
+
+namespace {
+
+struct line {
+    std::string left, right;
+};
+
+std::string two_columns(const std::vector<line>& lines) {
+    size_t w = 0;
+    for (const auto& l : lines) w = std::max(w, l.left.size());
+    std::string out;
+    for (const auto& l : lines) {
+        if (l.right.empty()) {
+            out += l.left + "\n";
+            continue;
+        }
+        out += "  " + l.left + std::string(w - l.left.size() + 2, ' ') + l.right + "\n";
+    }
+    return out;
+}
+
+std::string level_of(const std::string& counter) {
+    const auto dot = counter.find('.');
+    std::string lvl = dot == std::string::npos ? "other" : counter.substr(0, dot);
+    std::transform(lvl.begin(), lvl.end(), lvl.begin(), ::toupper);
+    return lvl;
+}
+
+}  // namespace
+
+std::string summary_table(const run_record& rec) {
+    const run_result& r = rec.result;
+    const run_metrics& m = r.metrics;
+    std::vector<line> lines;
+    std::string head = "platform " + rec.platform;
+    if (r.partial) head += "  (PARTIAL: interrupted before the end)";
+    lines.push_back({head, ""});
+    for (const auto& kv : rec.settings)
+        lines.push_back({"  --set " + kv.first + "=" + kv.second, ""});
+    lines.push_back({"metrics", ""});
+    lines.push_back({"arithoh_count", group_thousands(m.arithoh_count)});
+    lines.push_back({"kvm_guest_exit", group_thousands(m.kvm_guest_exit)});
+    lines.push_back({"gsb_recv (H_GUEST_GET_STATE)", group_thousands(m.gsb_recv)});
+    lines.push_back({"gsb_send (H_GUEST_SET_STATE)", group_thousands(m.gsb_send)});
+    lines.push_back({"h_guest_run_vcpu", group_thousands(m.h_guest_run_vcpu)});
+    lines.push_back({"h_enter_nested", group_thousands(m.h_enter_nested)});
+    for (const auto& kv : m.exits_by_reason)
+        lines.push_back({"exits " + kv.first, group_thousands(kv.second)});
+    const auto lat = [&](const std::string& name, const latency_summary& l) {
+        lines.push_back({name + " count", group_thousands(l.count)});
+        lines.push_back({name + " p50", format_fixed(l.p50, 1) + " ns"});
+        lines.push_back({name + " p99", format_fixed(l.p99, 1) + " ns"});
+        lines.push_back({name + " max", format_fixed(l.max, 1) + " ns"});
+    };
+    lat("nested entry latency", m.nested_entry_latency_ns);
+    lat("nested exit latency", m.nested_exit_latency_ns);
+    lines.push_back({"simulation", ""});
+    lines.push_back({"simulated time", format_fixed(r.sim_seconds, 3) + " s"});
+    lines.push_back({"wall time", format_fixed(r.wall_seconds, 3) + " s"});
+    const bool timed = r.wall_seconds > 0;
+    lines.push_back({"simulated s per wall s",
+                     timed ? format_fixed(r.sim_seconds / r.wall_seconds, 2) : "n/a"});
+    lines.push_back({"SystemC events", group_thousands(r.sc_events)});
+    lines.push_back(
+        {"SystemC events per wall s",
+         timed ? group_thousands(static_cast<uint64_t>(r.sc_events / r.wall_seconds)) : "n/a"});
+    const uint64_t exits = m.kvm_guest_exit;
+    lines.push_back({"host ns per nested exit",
+                     timed && exits ? format_fixed(r.wall_seconds * 1e9 / exits, 0) : "n/a"});
+    // SCC-style statistics: counters grouped by level (the prefix before the first dot).
+    std::string cur;
+    for (const auto& kv : m.counters) {
+        const std::string lvl = level_of(kv.first);
+        if (lvl != cur) {
+            lines.push_back({"counters " + lvl, ""});
+            cur = lvl;
+        }
+        lines.push_back({kv.first, group_thousands(kv.second)});
+    }
+    return two_columns(lines);
+}
+
+std::vector<compare_row> compare_rows(const run_record& a, const run_record& b) {
+    const run_metrics& ma = a.result.metrics;
+    const run_metrics& mb = b.result.metrics;
+    std::vector<compare_row> rows;
+    const auto count = [&](const std::string& name, uint64_t x, uint64_t y) {
+        rows.push_back({name, static_cast<double>(x), static_cast<double>(y), true});
+    };
+    const auto lat = [&](const std::string& name, double x, double y) {
+        rows.push_back({name, x, y, false});
+    };
+    count("arithoh count", ma.arithoh_count, mb.arithoh_count);
+    count("kvm_guest_exit", ma.kvm_guest_exit, mb.kvm_guest_exit);
+    count("gsb_recv (H_GUEST_GET_STATE)", ma.gsb_recv, mb.gsb_recv);
+    count("h_guest_run_vcpu", ma.h_guest_run_vcpu, mb.h_guest_run_vcpu);
+    if (ma.h_enter_nested || mb.h_enter_nested)
+        count("h_enter_nested", ma.h_enter_nested, mb.h_enter_nested);
+    lat("nested entry latency p50 (ns)", ma.nested_entry_latency_ns.p50,
+        mb.nested_entry_latency_ns.p50);
+    lat("nested entry latency p99 (ns)", ma.nested_entry_latency_ns.p99,
+        mb.nested_entry_latency_ns.p99);
+    lat("nested exit latency p50 (ns)", ma.nested_exit_latency_ns.p50,
+        mb.nested_exit_latency_ns.p50);
+    lat("nested exit latency p99 (ns)", ma.nested_exit_latency_ns.p99,
+        mb.nested_exit_latency_ns.p99);
+    std::set<std::string> reasons;
+    for (const auto& kv : ma.exits_by_reason) reasons.insert(kv.first);
+    for (const auto& kv : mb.exits_by_reason) reasons.insert(kv.first);
+    for (const auto& r : reasons) {
+        const auto ia = ma.exits_by_reason.find(r), ib = mb.exits_by_reason.find(r);
+        count("exits " + r, ia == ma.exits_by_reason.end() ? 0 : ia->second,
+              ib == mb.exits_by_reason.end() ? 0 : ib->second);
+    }
+    return rows;
+}
+
+std::string compare_table(const std::vector<compare_row>& rows, const std::string& label_a,
+                          const std::string& label_b) {
+    std::vector<std::vector<std::string>> cells;
+    cells.push_back({"metric", label_a, label_b, "difference"});
+    for (const auto& r : rows) {
+        const auto fmt = [&](double v) {
+            return r.integral ? group_thousands(static_cast<uint64_t>(std::llround(v)))
+                              : format_fixed(v, 1);
+        };
+        cells.push_back({r.metric, fmt(r.a), fmt(r.b), format_diff_pct(r.a, r.b)});
+    }
+    size_t w[4] = {3, 3, 3, 3};
+    for (const auto& row : cells)
+        for (int i = 0; i < 4; ++i) w[i] = std::max(w[i], row[i].size());
+    std::string out;
+    for (size_t k = 0; k < cells.size(); ++k) {
+        out += "|";
+        for (int i = 0; i < 4; ++i) {
+            const std::string& c = cells[k][i];
+            const std::string pad(w[i] - c.size(), ' ');
+            out += " " + (i == 0 ? c + pad : pad + c) + " |";  // numbers right-aligned
+        }
+        out += "\n";
+        if (k == 0) {
+            out += "|" + std::string(w[0] + 2, '-') + "|";
+            for (int i = 1; i < 4; ++i) out += std::string(w[i] + 1, '-') + ":|";
+            out += "\n";
+        }
+    }
+    return out;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+namespace {
+
+const std::vector<std::string>& fixed_columns() {
+    static const std::vector<std::string> cols = {
+        "sim_seconds",
+        "sc_events",
+        "partial",
+        "kvm_guest_exit",
+        "gsb_recv",
+        "gsb_send",
+        "h_guest_run_vcpu",
+        "h_enter_nested",
+        "arithoh_count",
+        "nested_entry_latency_ns.count",
+        "nested_entry_latency_ns.p50",
+        "nested_entry_latency_ns.p99",
+        "nested_entry_latency_ns.max",
+        "nested_exit_latency_ns.count",
+        "nested_exit_latency_ns.p50",
+        "nested_exit_latency_ns.p99",
+        "nested_exit_latency_ns.max",
+    };
+    return cols;
+}
+
+std::string fixed_value(const run_record& rec, const std::string& col) {
+    const run_result& r = rec.result;
+    const run_metrics& m = r.metrics;
+    if (col == "partial") return r.partial ? "true" : "false";
+    if (col == "sc_events") return json_number(r.sc_events);
+    if (col == "sim_seconds") return json_number(r.sim_seconds);
+    const std::map<std::string, uint64_t> counts = {
+        {"kvm_guest_exit", m.kvm_guest_exit},
+        {"gsb_recv", m.gsb_recv},
+        {"gsb_send", m.gsb_send},
+        {"h_guest_run_vcpu", m.h_guest_run_vcpu},
+        {"h_enter_nested", m.h_enter_nested},
+        {"arithoh_count", m.arithoh_count},
+        {"nested_entry_latency_ns.count", m.nested_entry_latency_ns.count},
+        {"nested_exit_latency_ns.count", m.nested_exit_latency_ns.count},
+    };
+    const auto it = counts.find(col);
+    if (it != counts.end()) return json_number(it->second);
+    double v = 0;
+    metric_value(rec, col, v);
+    return json_number(v);
+}
+
+}  // namespace
+
+std::string records_csv(const std::vector<run_record>& recs,
+                        const std::vector<std::string>& setting_keys, bool include_wall) {
+    std::set<std::string> reasons, counters;
+    for (const auto& r : recs) {
+        for (const auto& kv : r.result.metrics.exits_by_reason) reasons.insert(kv.first);
+        for (const auto& kv : r.result.metrics.counters) counters.insert(kv.first);
+    }
+    std::vector<std::string> header = setting_keys;
+    for (const auto& c : fixed_columns()) header.push_back(c);
+    for (const auto& r : reasons) header.push_back("exits_by_reason." + r);
+    for (const auto& c : counters) header.push_back("counters." + c);
+    if (include_wall) header.push_back("wall_seconds");
+    const auto join = [](const std::vector<std::string>& f) {
+        std::string s;
+        for (size_t i = 0; i < f.size(); ++i) s += (i ? "," : "") + csv_field(f[i]);
+        return s + "\n";
+    };
+    std::string out = join(header);
+    for (const auto& rec : recs) {
+        std::vector<std::string> row;
+        for (const auto& k : setting_keys) {
+            std::string v;
+            for (const auto& kv : rec.settings)
+                if (kv.first == k) v = kv.second;
+            row.push_back(v);
+        }
+        for (const auto& c : fixed_columns()) row.push_back(fixed_value(rec, c));
+        const run_metrics& m = rec.result.metrics;
+        for (const auto& r : reasons) {
+            const auto it = m.exits_by_reason.find(r);
+            row.push_back(json_number(it == m.exits_by_reason.end() ? uint64_t(0) : it->second));
+        }
+        for (const auto& c : counters) {
+            const auto it = m.counters.find(c);
+            row.push_back(json_number(it == m.counters.end() ? uint64_t(0) : it->second));
+        }
+        if (include_wall) row.push_back(json_number(rec.result.wall_seconds));
+        out += join(row);
+    }
+    return out;
+}
+
+bool metric_value(const run_record& rec, const std::string& name, double& out) {
+    const run_metrics& m = rec.result.metrics;
+    const std::map<std::string, double> v = {
+        {"sim_seconds", rec.result.sim_seconds},
+        {"kvm_guest_exit", double(m.kvm_guest_exit)},
+        {"gsb_recv", double(m.gsb_recv)},
+        {"gsb_send", double(m.gsb_send)},
+        {"h_guest_run_vcpu", double(m.h_guest_run_vcpu)},
+        {"h_enter_nested", double(m.h_enter_nested)},
+        {"arithoh_count", double(m.arithoh_count)},
+        {"nested_entry_latency_ns.count", double(m.nested_entry_latency_ns.count)},
+        {"nested_entry_latency_ns.p50", m.nested_entry_latency_ns.p50},
+        {"nested_entry_latency_ns.p99", m.nested_entry_latency_ns.p99},
+        {"nested_entry_latency_ns.max", m.nested_entry_latency_ns.max},
+        {"nested_exit_latency_ns.count", double(m.nested_exit_latency_ns.count)},
+        {"nested_exit_latency_ns.p50", m.nested_exit_latency_ns.p50},
+        {"nested_exit_latency_ns.p99", m.nested_exit_latency_ns.p99},
+        {"nested_exit_latency_ns.max", m.nested_exit_latency_ns.max},
+    };
+    const auto it = v.find(name);
+    if (it == v.end()) return false;
+    out = it->second;
+    return true;
+}
+
+const std::vector<std::string>& chart_metrics() {
+    static const std::vector<std::string> names = {
+        "kvm_guest_exit",
+        "gsb_recv",
+        "h_guest_run_vcpu",
+        "h_enter_nested",
+        "arithoh_count",
+        "nested_entry_latency_ns.p50",
+        "nested_entry_latency_ns.p99",
+        "nested_exit_latency_ns.p50",
+        "nested_exit_latency_ns.p99",
+    };
+    return names;
+}
+
+}  // namespace nestvp

@@ -1,0 +1,52 @@
+#pragma once
+// Text reports for people and CSV for tools: the run summary (SCC-style statistics), the
+// reference-style comparison table (reference-result.md: metric | A | B | difference) and
+// the CSV row layout shared by `run --csv`, `sweep` and `merge`.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "platforms/report/run_record.h"
+
+namespace nestvp {
+
+// 3403089673 -> "3,403,089,673".
+std::string group_thousands(uint64_t v);
+// Fixed decimals with thousands grouping of the integer part: 1234.5 -> "1,234.50" (2 places).
+std::string format_fixed(double v, int decimals);
+// Relative change from a to b in percent, reference style: "+4.88 %", "-70.32 %";
+// "0.00 %" when both are zero, "n/a" when only a is zero.
+std::string format_diff_pct(double a, double b);
+
+// The summary of one run for a terminal: metrics, simulation speed, counters per level.
+std::string summary_table(const run_record& rec);
+
+// One row of a comparison: a metric and its two values.
+struct compare_row {
+    std::string metric;
+    double a = 0, b = 0;
+    bool integral = true;  // counts print grouped, latencies with one decimal
+};
+// The rows nestvp compares: arithoh, exits, GSB receives, run hcalls, latencies, exits by
+// reason (the union of both sides' reasons, absent = 0).
+std::vector<compare_row> compare_rows(const run_record& a, const run_record& b);
+// Markdown table, columns aligned: | metric | label_a | label_b | difference |.
+std::string compare_table(const std::vector<compare_row>& rows, const std::string& label_a,
+                          const std::string& label_b);
+
+// RFC 4180 field quoting.
+std::string csv_field(const std::string& s);
+// One header line and one line per record: the setting columns (values from each record's
+// settings, empty if absent), then the metric columns. exits_by_reason and counters take
+// the union of keys over all records, sorted; absent values are 0. With include_wall, a
+// final wall_seconds column (the only host-dependent value) is added.
+std::string records_csv(const std::vector<run_record>& recs,
+                        const std::vector<std::string>& setting_keys, bool include_wall);
+
+// Scalar metrics by CSV column name ("kvm_guest_exit", "nested_entry_latency_ns.p99", ...),
+// for charts. Returns false if the name is not a scalar metric.
+bool metric_value(const run_record& rec, const std::string& name, double& out);
+// The metrics a sweep charts, one figure each.
+const std::vector<std::string>& chart_metrics();
+
+}  // namespace nestvp

@@ -1,0 +1,95 @@
+// The child-process pool behind compare and sweep.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "cli_test_util.h"
+#include "platforms/report/child_procs.h"
+#include "platforms/report/interrupt.h"
+#include "platforms/report/run_record.h"
+
+namespace nestvp {
+namespace {
+
+TEST(ChildProcs, ExitCodesByIndexAndOutputCaptured) {
+    const std::string dir = test::fresh_dir("children");
+    std::vector<child_job> jobs;
+    for (int i = 0; i < 5; ++i)
+        jobs.push_back(
+            {{"/bin/sh", "-c",
+              "echo out" + std::to_string(i) + "; echo err >&2; exit " + std::to_string(i)},
+             dir + "/o" + std::to_string(i),
+             dir + "/e" + std::to_string(i)});
+    jobs.push_back({{dir + "/does-not-exist"}, "", dir + "/e5"});
+    std::vector<size_t> done;
+    const auto codes = run_children(jobs, 3, {}, [&](size_t i, int) { done.push_back(i); });
+    EXPECT_EQ(codes, (std::vector<int>{0, 1, 2, 3, 4, 127}));
+    EXPECT_EQ(done.size(), 6u);
+    EXPECT_EQ(test::slurp(dir + "/o3"), "out3\n");
+    EXPECT_EQ(test::slurp(dir + "/e3"), "err\n");
+    EXPECT_EQ(tail_of_file(dir + "/e3"), "err\n");
+}
+
+TEST(ChildProcs, NeverMoreThanNAtOnce) {
+    const std::string dir = test::fresh_dir("children-limit");
+    std::system(("mkdir -p '" + dir + "/running'").c_str());
+    std::vector<child_job> jobs;
+    // Each job records how many others are running when it starts, then holds its slot a while.
+    for (int i = 0; i < 8; ++i)
+        jobs.push_back({{"/bin/sh", "-c",
+                         "ls '" + dir + "/running' | wc -l >> '" + dir + "/seen'; touch '" + dir +
+                             "/running/" + std::to_string(i) + "'; sleep 0.05; rm '" + dir +
+                             "/running/" + std::to_string(i) + "'"},
+                        "",
+                        ""});
+    const auto codes = run_children(jobs, 2);
+    EXPECT_TRUE(std::all_of(codes.begin(), codes.end(), [](int c) { return c == 0; }));
+    const std::string seen = test::slurp(dir + "/seen");
+    EXPECT_EQ(test::count_of(seen, "\n"), 8u);
+    for (char c : seen) EXPECT_TRUE(c == '\n' || c == ' ' || c == '0' || c == '1') << seen;
+}
+
+TEST(ChildProcs, StopStartsNoMoreJobs) {
+    std::vector<child_job> jobs(4, child_job{{"/bin/sh", "-c", "exit 0"}, "", ""});
+    size_t finished = 0;
+    const auto codes = run_children(
+        jobs, 1, [&] { return finished >= 1; }, [&](size_t, int) { ++finished; });
+    EXPECT_EQ(codes, (std::vector<int>{0, -1, -1, -1}));
+}
+
+TEST(ChildProcs, SigintIsForwardedToRunningJobs) {
+    const std::string dir = test::fresh_dir("children-sigint");
+    install_sigint_flag();
+    // Job 1 traps INT like `nestvp run` (records it, exits 130); job 0 sends SIGINT to this
+    // process once job 1 is running; job 2 must never start.
+    std::vector<child_job> jobs = {
+        {{"/bin/sh", "-c",
+          "while [ ! -e '" + dir + "/started' ]; do sleep 0.01; done; kill -INT $PPID"},
+         "",
+         ""},
+        {{"/bin/sh", "-c",
+          "trap 'echo got-int > \"" + dir + "/flag\"; exit 130' INT; touch '" + dir +
+              "/started'; i=0; while [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; exit 7"},
+         "",
+         ""},
+        {{"/bin/sh", "-c", "touch '" + dir + "/third'"}, "", ""}};
+    const auto codes = run_children(jobs, 2, [] { return sigint_received(); });
+    EXPECT_TRUE(sigint_received());
+    EXPECT_EQ(codes, (std::vector<int>{0, 130, -1}));
+    EXPECT_EQ(test::slurp(dir + "/flag"), "got-int\n");
+    EXPECT_FALSE(test::file_exists(dir + "/third"));
+}
+
+TEST(ChildProcs, PathsAndTempDirs) {
+    EXPECT_EQ(self_exe_path().front(), '/');
+    EXPECT_EQ(absolute_path("/x/y"), "/x/y");
+    EXPECT_EQ(absolute_path("rel-nonexistent").front(), '/');
+    const std::string t = make_temp_dir("nestvp-test");
+    EXPECT_TRUE(test::file_exists(t));
+    write_text_file(t + "/f", "x");
+    remove_temp_dir(t);
+    EXPECT_FALSE(test::file_exists(t));
+}
+
+}  // namespace
+}  // namespace nestvp

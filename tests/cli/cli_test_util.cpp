@@ -1,0 +1,71 @@
+// CLI test helpers.
+#include "cli_test_util.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "platforms/report/child_procs.h"
+
+namespace nestvp::test {
+
+std::string fresh_dir(const std::string& name) {
+    const std::string dir = std::string(NESTVP_BINARY_DIR) + "/tests/cli/tmp/" + name;
+    std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+    return dir;
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+bool file_exists(const std::string& path) {
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+cmd_result run_cmd(const std::vector<std::string>& argv, const std::string& dir) {
+    child_job j;
+    j.argv = argv;
+    j.stdout_path = dir + "/cmd.out";
+    j.stderr_path = dir + "/cmd.err";
+    cmd_result r;
+    r.code = run_children({j}, 1).at(0);
+    r.out = slurp(j.stdout_path);
+    r.err = slurp(j.stderr_path);
+    return r;
+}
+
+std::vector<std::string> nestvp(std::vector<std::string> args) {
+    args.insert(args.begin(), std::string(NESTVP_BINARY_DIR) + "/nestvp");
+    return args;
+}
+
+bool xml_well_formed(const std::string& path, std::string& why) {
+    const std::string log = path + ".xmllint";
+    const int rc = std::system(("xmllint --noout '" + path + "' > '" + log + "' 2>&1").c_str());
+    why = slurp(log);
+    std::remove(log.c_str());
+    return rc == 0;
+}
+
+size_t count_of(const std::string& hay, const std::string& needle) {
+    size_t n = 0;
+    for (size_t p = hay.find(needle); p != std::string::npos;
+         p = hay.find(needle, p + needle.size()))
+        ++n;
+    return n;
+}
+
+std::string without_wall(const std::string& json) {
+    return std::regex_replace(json, std::regex("\"wall_seconds\": [^,\\n]*"),
+                              "\"wall_seconds\": X");
+}
+
+}  // namespace nestvp::test

@@ -1,0 +1,30 @@
+#pragma once
+// Helpers for the CLI tests: temp dirs, running commands and capturing their output,
+// checking SVG with xmllint.
+#include <string>
+#include <vector>
+
+namespace nestvp::test {
+
+// A fresh directory under the build tree, removed by the caller's test fixture if wanted.
+std::string fresh_dir(const std::string& name);
+std::string slurp(const std::string& path);
+bool file_exists(const std::string& path);
+
+struct cmd_result {
+    int code = -1;  // exit status, 128+signal if killed
+    std::string out, err;
+};
+// Runs argv (argv[0] a path), capturing stdout and stderr via files in `dir`.
+cmd_result run_cmd(const std::vector<std::string>& argv, const std::string& dir);
+// `nestvp` arguments -> argv with the built binary first.
+std::vector<std::string> nestvp(std::vector<std::string> args);
+
+// xmllint --noout on path: true if well-formed; `why` gets xmllint's message otherwise.
+bool xml_well_formed(const std::string& path, std::string& why);
+// How many times `needle` occurs in `hay`.
+size_t count_of(const std::string& hay, const std::string& needle);
+// The JSON text without its wall_seconds value (the only host-dependent field).
+std::string without_wall(const std::string& json);
+
+}  // namespace nestvp::test

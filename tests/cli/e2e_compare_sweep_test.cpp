@@ -1,0 +1,128 @@
+// End-to-end: compare, sweep (local and --emit-jobs + GNU parallel + merge).
+#include <gtest/gtest.h>
+
+#include "cli_test_util.h"
+#include "platforms/report/json.h"
+#include "platforms/report/run_record.h"
+
+namespace nestvp {
+namespace {
+
+using test::nestvp;
+using test::run_cmd;
+
+const std::string k_ref = std::string(NESTVP_SOURCE_DIR) + "/platforms/reference.yaml";
+const std::string k_short = "run.duration_s=0.2";
+
+TEST(CliE2E, CompareOneFileUnderTwoSettings) {
+    const std::string d = test::fresh_dir("e2e-compare");
+    const auto r = run_cmd(
+        nestvp({"compare", k_ref, "--set", k_short, "--set", "l1.dec_policy=no-cancel", "--vs",
+                "l1.dec_policy=cancel", "--json", d + "/c.json", "--plot", d + "/plots"}),
+        d);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("| A: l1.dec_policy=no-cancel | B: l1.dec_policy=cancel |"),
+              std::string::npos)
+        << r.out;
+    for (const char* row :
+         {"| arithoh count", "| kvm_guest_exit", "| gsb_recv", "| h_guest_run_vcpu",
+          "| nested entry latency p50 (ns)", "| nested exit latency p99 (ns)", "| exits 0x"})
+        EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+    const json_value j = parse_json(test::slurp(d + "/c.json"), "c.json");
+    ASSERT_NE(j.find("a"), nullptr);
+    ASSERT_NE(j.find("b"), nullptr);
+    ASSERT_NE(j.find("difference_pct"), nullptr);
+    EXPECT_NE(j.find("difference_pct")->find("kvm_guest_exit"), nullptr);
+    // The two sides really ran under different settings.
+    EXPECT_EQ(j.find("a")->find("settings")->find("l1.dec_policy")->str, "no-cancel");
+    EXPECT_EQ(j.find("b")->find("settings")->find("l1.dec_policy")->str, "cancel");
+    for (const char* f :
+         {"latency-entry.svg", "latency-exit.svg", "timeline-a.svg", "timeline-b.svg"}) {
+        std::string why;
+        EXPECT_TRUE(test::xml_well_formed(d + "/plots/" + f, why)) << f << ": " << why;
+    }
+    // Policies overlaid: one series per side.
+    const std::string h = test::slurp(d + "/plots/latency-exit.svg");
+    EXPECT_NE(h.find("id=\"series-0\" data-label=\"A: l1.dec_policy=no-cancel\""),
+              std::string::npos);
+    EXPECT_NE(h.find("id=\"series-1\" data-label=\"B: l1.dec_policy=cancel\""), std::string::npos);
+}
+
+TEST(CliE2E, CompareTwoFiles) {
+    const std::string d = test::fresh_dir("e2e-compare2");
+    const std::string v1 = std::string(NESTVP_SOURCE_DIR) + "/platforms/nestedv1.yaml";
+    const auto r = run_cmd(nestvp({"compare", k_ref, v1, "--set", k_short}), d);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("| h_enter_nested"), std::string::npos)
+        << r.out;  // v1 uses H_ENTER_NESTED
+}
+
+const std::vector<std::string> k_grid = {"--grid", "l1.dec_policy=no-cancel,cancel", "--grid",
+                                         "l2.hz=100,250"};
+
+std::vector<std::string> sweep_args(const std::vector<std::string>& extra) {
+    std::vector<std::string> a = {"sweep", k_ref, "--set", k_short};
+    a.insert(a.end(), k_grid.begin(), k_grid.end());
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+}
+
+TEST(CliE2E, SweepRowsInGridOrderWhateverJ) {
+    const std::string d = test::fresh_dir("e2e-sweep-j");
+    const auto r1 = run_cmd(nestvp(sweep_args({"-j", "1", "--csv", d + "/j1.csv"})), d);
+    ASSERT_EQ(r1.code, 0) << r1.err;
+    const auto r2 =
+        run_cmd(nestvp(sweep_args({"-j", "2", "--csv", d + "/j2.csv", "--plot", d + "/plots"})), d);
+    ASSERT_EQ(r2.code, 0) << r2.err;
+    const std::string c1 = test::slurp(d + "/j1.csv");
+    EXPECT_EQ(c1, test::slurp(d + "/j2.csv"));
+    EXPECT_EQ(test::count_of(c1, "\n"), 5u);  // header + 4 points
+    EXPECT_EQ(c1.rfind("l1.dec_policy,l2.hz,sim_seconds,", 0), 0u) << c1;
+    const size_t a = c1.find("\nno-cancel,100,"), b = c1.find("\nno-cancel,250,"),
+                 c = c1.find("\ncancel,100,"), e = c1.find("\ncancel,250,");
+    ASSERT_NE(a, std::string::npos) << c1;
+    EXPECT_LT(a, b);
+    EXPECT_LT(b, c);
+    EXPECT_LT(c, e);
+    std::string why;
+    ASSERT_TRUE(test::xml_well_formed(d + "/plots/sweep-kvm_guest_exit.svg", why)) << why;
+    const std::string svg = test::slurp(d + "/plots/sweep-kvm_guest_exit.svg");
+    EXPECT_EQ(test::count_of(svg, "class=\"series line\""), 2u);  // one line per l2.hz
+    EXPECT_NE(svg.find("data-label=\"l2.hz=250\""), std::string::npos);
+    // Without --csv the CSV goes to stdout.
+    const auto r3 = run_cmd(nestvp(sweep_args({"-j", "2"})), d);
+    ASSERT_EQ(r3.code, 0) << r3.err;
+    EXPECT_EQ(r3.out, c1);
+}
+
+TEST(CliE2E, EmitJobsParallelMergeEqualsLocalSweep) {
+    const std::string d = test::fresh_dir("e2e-emit");
+    const auto local = run_cmd(nestvp(sweep_args({"-j", "2", "--csv", d + "/local.csv"})), d);
+    ASSERT_EQ(local.code, 0) << local.err;
+    const auto emit = run_cmd(nestvp(sweep_args({"--emit-jobs", d + "/jobs"})), d);
+    ASSERT_EQ(emit.code, 0) << emit.err;
+    EXPECT_NE(emit.out.find("wrote 4 jobs"), std::string::npos);
+    const std::string jobs = test::slurp(d + "/jobs/jobs.txt");
+    EXPECT_EQ(test::count_of(jobs, "\n"), 4u);
+    EXPECT_EQ(jobs.front(), '/');  // absolute paths: runs from any directory
+    // GNU parallel, from another working directory, in any order (--shuf).
+    const int rc = std::system(("cd / && parallel --will-cite --shuf -j 2 < '" + d +
+                                "/jobs/jobs.txt' > '" + d + "/parallel.log' 2>&1")
+                                   .c_str());
+    ASSERT_EQ(rc, 0) << test::slurp(d + "/parallel.log");
+    const auto merged = run_cmd(
+        nestvp({"merge", d + "/jobs", "--csv", d + "/merged.csv", "--plot", d + "/plots"}), d);
+    ASSERT_EQ(merged.code, 0) << merged.err;
+    EXPECT_EQ(test::slurp(d + "/merged.csv"), test::slurp(d + "/local.csv"));
+    std::string why;
+    EXPECT_TRUE(test::xml_well_formed(d + "/plots/sweep-arithoh_count.svg", why)) << why;
+    // A missing point: named, the other rows still written, exit 1.
+    std::remove((d + "/jobs/point-0002.json").c_str());
+    const auto partial = run_cmd(nestvp({"merge", d + "/jobs"}), d);
+    EXPECT_EQ(partial.code, 1);
+    EXPECT_NE(partial.err.find("point-0002.json"), std::string::npos) << partial.err;
+    EXPECT_EQ(test::count_of(partial.out, "\n"), 4u);
+}
+
+}  // namespace
+}  // namespace nestvp

@@ -1,0 +1,180 @@
+// End-to-end: the built `nestvp` binary, `run` and the command-line contract (docs/cli.md).
+// Runs are short (run.duration_s=0.2); assertions are about the tool, not the model's numbers.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+
+#include <chrono>
+#include <thread>
+
+#include "cli_test_util.h"
+#include "platforms/report/run_record.h"
+
+namespace nestvp {
+namespace {
+
+using test::nestvp;
+using test::run_cmd;
+
+const std::string k_ref = std::string(NESTVP_SOURCE_DIR) + "/platforms/reference.yaml";
+const std::string k_short = "run.duration_s=0.2";
+
+TEST(CliE2E, VersionAndHelp) {
+    const std::string d = test::fresh_dir("e2e-help");
+    const auto v = run_cmd(nestvp({"--version"}), d);
+    EXPECT_EQ(v.code, 0);
+    EXPECT_EQ(v.out.rfind("nestvp ", 0), 0u);
+    for (const char* cmd : {"run", "compare", "sweep", "merge"}) {
+        const auto h = run_cmd(nestvp({cmd, "--help"}), d);
+        EXPECT_EQ(h.code, 0) << cmd;
+        EXPECT_EQ(h.out.rfind(std::string("usage: nestvp ") + cmd, 0), 0u) << h.out;
+        EXPECT_NE(h.out.find("Exit codes"), std::string::npos) << cmd;
+    }
+    const auto top = run_cmd(nestvp({"--help"}), d);
+    for (const char* cmd : {"run", "compare", "sweep", "merge"})
+        EXPECT_NE(top.out.find(std::string("  ") + cmd), std::string::npos) << cmd;
+}
+
+struct bad_case {
+    std::vector<std::string> args;
+    std::string message;  // must appear on stderr
+};
+
+TEST(CliE2E, BadCommandLinesExit2NamingTheProblem) {
+    const std::string d = test::fresh_dir("e2e-bad");
+    const std::vector<bad_case> cases = {
+        {{"run"}, "no platform file given"},
+        {{"run", k_ref, "--bogus"}, "unknown option '--bogus'"},
+        {{"run", k_ref, "--json"}, "option '--json' needs a value"},
+        {{"run", k_ref, "--set", "novalue"}, "--set: expected key=value, got 'novalue'"},
+        {{"run", k_ref, "--set", "l2.no_such_key=1"}, "l2.no_such_key"},
+        {{"run", k_ref, "--set", "l1.dec_policy=sometimes"}, "l1.dec_policy"},
+        {{"run", k_ref, "--set", "run.duration_s=abc"}, "run.duration_s"},
+        {{"run", k_ref, "--trace-window", "1:2"}, "--trace-window needs --trace"},
+        {{"run", k_ref, "--trace", d + "/t.vcd", "--trace-window", "2:1"},
+         "must be after the start"},
+        {{"run", d + "/missing.yaml"}, "missing.yaml"},
+        {{"run", k_ref, k_ref}, "expected one platform file"},
+        {{"compare", k_ref}, "--vs"},
+        {{"compare", k_ref, "--vs", "l1.dec_policy=cancel", "-j", "abc"},
+         "-j: expected a whole number"},
+        {{"sweep", k_ref}, "--grid"},
+        {{"sweep", k_ref, "--grid", "l2.hz"}, "--grid: expected key=v1,v2"},
+        {{"sweep", k_ref, "--grid", "l2.hz=100", "-j", "0"}, "-j: expected a whole number from 1"},
+        {{"sweep", k_ref, "--grid", "l2.hz=100,zero"}, "point 1 (l2.hz=zero)"},
+        {{"merge", d}, "sweep.json"},
+        {{"frobnicate"}, "unknown command 'frobnicate'"},
+    };
+    for (const auto& c : cases) {
+        auto args = c.args;
+        const auto r = run_cmd(nestvp(args), d);
+        std::string joined;
+        for (const auto& a : args) joined += a + " ";
+        EXPECT_EQ(r.code, 2) << joined << "\nstderr: " << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << joined << "\nstderr: " << r.err;
+        EXPECT_EQ(r.out, "") << joined;
+    }
+}
+
+TEST(CliE2E, UnwritableOutputIsReportedBeforeSimulating) {
+    const std::string d = test::fresh_dir("e2e-unwritable");
+    // A long run: if the check came after simulating, this test would take minutes.
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = run_cmd(nestvp({"run", k_ref, "--set", "run.duration_s=100000", "--json",
+                                   "/nonexistent-nestvp-dir/out.json"}),
+                           d);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--json /nonexistent-nestvp-dir/out.json: cannot write"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+    const auto c = run_cmd(nestvp({"run", k_ref, "--csv", d}), d);  // a directory
+    EXPECT_EQ(c.code, 2);
+    EXPECT_NE(c.err.find("is a directory"), std::string::npos) << c.err;
+}
+
+TEST(CliE2E, DumpConfigPrintsAndDoesNotRun) {
+    const std::string d = test::fresh_dir("e2e-dump");
+    const auto r = run_cmd(
+        nestvp({"run", k_ref, "--set", "l2.hz=250", "--dump-config", "--json", d + "/x.json"}), d);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("hz: 250"), std::string::npos);
+    EXPECT_FALSE(test::file_exists(d + "/x.json"));
+}
+
+TEST(CliE2E, RunWritesTableJsonCsvAndIsDeterministic) {
+    const std::string d = test::fresh_dir("e2e-run");
+    const auto r1 =
+        run_cmd(nestvp({"run", k_ref, "--set", k_short, "--set", "l1.dec_policy=no-cancel",
+                        "--json", d + "/a.json", "--csv", d + "/a.csv"}),
+                d);
+    ASSERT_EQ(r1.code, 0) << r1.err;
+    for (const char* s : {"platform reference", "kvm_guest_exit", "simulated s per wall s",
+                          "SystemC events per wall s", "counters L1"})
+        EXPECT_NE(r1.out.find(s), std::string::npos) << s << "\n" << r1.out;
+    const std::string j1 = test::slurp(d + "/a.json");
+    const run_record rec = parse_run_record(j1, "a.json");
+    EXPECT_EQ(rec.platform, "reference");
+    ASSERT_EQ(rec.settings.size(), 2u);
+    EXPECT_EQ(rec.settings[1].second, "no-cancel");
+    EXPECT_NEAR(rec.result.sim_seconds, 0.2, 1e-9);
+    EXPECT_FALSE(rec.result.partial);
+    EXPECT_GT(rec.result.metrics.kvm_guest_exit, 0u);
+    const std::string csv = test::slurp(d + "/a.csv");
+    EXPECT_EQ(test::count_of(csv, "\n"), 2u);
+    EXPECT_EQ(csv.rfind("run.duration_s,l1.dec_policy,sim_seconds,", 0), 0u) << csv;
+    // Same file and seed: byte-identical JSON apart from the wall time (issue 7, Determinism).
+    const auto r2 = run_cmd(nestvp({"run", k_ref, "--set", k_short, "--set",
+                                    "l1.dec_policy=no-cancel", "--json", d + "/b.json", "--quiet"}),
+                            d);
+    ASSERT_EQ(r2.code, 0) << r2.err;
+    EXPECT_EQ(test::without_wall(j1), test::without_wall(test::slurp(d + "/b.json")));
+}
+
+TEST(CliE2E, RunPlotsAreWellFormedSvg) {
+    const std::string d = test::fresh_dir("e2e-plot");
+    const auto r = run_cmd(nestvp({"run", k_ref, "--set", k_short, "--plot", d + "/plots"}), d);
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* f : {"latency-entry.svg", "latency-exit.svg", "timeline.svg"}) {
+        std::string why;
+        EXPECT_TRUE(test::xml_well_formed(d + "/plots/" + f, why)) << f << ": " << why;
+    }
+    const std::string tl = test::slurp(d + "/plots/timeline.svg");
+    EXPECT_GE(test::count_of(tl, "class=\"vcpu\""), 1u);
+    EXPECT_NE(tl.find("data-reason=\"0x"), std::string::npos);
+    EXPECT_EQ(
+        test::count_of(test::slurp(d + "/plots/latency-entry.svg"), "class=\"series histogram\""),
+        1u);
+}
+
+TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {
+    const std::string d = test::fresh_dir("e2e-sigint");
+    const std::string exe = std::string(NESTVP_BINARY_DIR) + "/nestvp";
+    const std::string json = d + "/p.json";
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        const int fd = ::open((d + "/out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(fd, 1);
+        ::execl(exe.c_str(), exe.c_str(), "run", k_ref.c_str(), "--set", "run.duration_s=100000",
+                "--json", json.c_str(), "--quiet", static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const run_record rec = parse_run_record(test::slurp(json), json);
+    EXPECT_TRUE(rec.result.partial);
+    EXPECT_LT(rec.result.sim_seconds, 100000.0);
+    EXPECT_NE(test::slurp(d + "/out").find("PARTIAL"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nestvp

@@ -1,0 +1,206 @@
+// JSON writer/reader and the run record layout (issue 6 item 3, issue 7 Determinism).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "platforms/report/json.h"
+#include "platforms/report/run_record.h"
+
+namespace nestvp {
+namespace {
+
+run_record sample_record() {
+    run_record r;
+    r.platform = "reference";
+    r.settings = {{"l1.dec_policy", "cancel"}, {"run.duration_s", "0.2"}};
+    r.result.sim_seconds = 0.2;
+    r.result.wall_seconds = 0.0123;
+    r.result.sc_events = 98765;
+    r.result.partial = false;
+    auto& m = r.result.metrics;
+    m.kvm_guest_exit = 152441;
+    m.gsb_recv = 28110;
+    m.gsb_send = 7;
+    m.h_guest_run_vcpu = 152441;
+    m.h_enter_nested = 0;
+    m.exits_by_reason = {{"0x980", 100}, {"0xc00", 52}, {"0x0", 3}};
+    m.arithoh_count = 3403089673ull;
+    m.nested_entry_latency_ns = {1000, 812.5, 1500.25, 2000};
+    m.nested_exit_latency_ns = {999, 640, 900.1, 4321};
+    m.counters = {{"l0.hcalls", 5}, {"l1.blocks", 6}, {"l2.timer_interrupts", 7}};
+    return r;
+}
+
+TEST(ReportJson, NumbersUseTheShortestRoundTripForm) {
+    EXPECT_EQ(json_number(0.1), "0.1");
+    EXPECT_EQ(json_number(1500.25), "1500.25");
+    EXPECT_EQ(json_number(-0.0), "0");
+    EXPECT_EQ(json_number(1.0 / 3.0), "0.3333333333333333");
+    EXPECT_EQ(json_number(std::numeric_limits<double>::infinity()), "null");
+    EXPECT_EQ(json_number(std::nan("")), "null");
+    EXPECT_EQ(json_number(uint64_t(18446744073709551615ull)), "18446744073709551615");
+}
+
+TEST(ReportJson, StringsAreEscaped) {
+    EXPECT_EQ(json_quote("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+    const json_value v = parse_json(json_quote("tab\there \"q\" \x1f"), "t");
+    EXPECT_EQ(v.str, "tab\there \"q\" \x1f");
+}
+
+TEST(ReportJson, WriterIndentsAndKeepsOrder) {
+    json_writer w;
+    w.begin_object();
+    w.member("z", uint64_t(1));
+    w.begin_object("a");
+    w.end_object();
+    w.begin_object("m");
+    w.member("k", "v");
+    w.end_object();
+    w.member("b", true);
+    w.end_object();
+    EXPECT_EQ(
+        w.str(),
+        "{\n  \"z\": 1,\n  \"a\": {},\n  \"m\": {\n    \"k\": \"v\"\n  },\n  \"b\": true\n}\n");
+}
+
+TEST(ReportJson, ParserReportsLineAndColumn) {
+    try {
+        parse_json("{\n  \"a\": 1,\n  \"b\" 2\n}", "x.json");
+        FAIL() << "no error";
+    } catch (const json_parse_error& e) {
+        EXPECT_STREQ(e.what(), "x.json:3:7: expected ':'");
+    }
+    EXPECT_THROW(parse_json("[1, 2", "t"), json_parse_error);
+    EXPECT_THROW(parse_json("{} x", "t"), json_parse_error);
+    EXPECT_THROW(parse_json("\"abc", "t"), json_parse_error);
+    EXPECT_THROW(parse_json("01x", "t"), json_parse_error);
+    EXPECT_THROW(parse_json(std::string(100, '['), "t"), json_parse_error);  // depth limit
+}
+
+TEST(ReportJson, ParserReadsAllKinds) {
+    const json_value v = parse_json(R"({"n": null, "t": true, "f": false, "i": 18446744073709551615,
+        "d": -1.5e3, "s": "x\u00e9", "a": [1, [2]], "o": {"k": {}}})",
+                                    "t");
+    ASSERT_EQ(v.kind, json_value::object_v);
+    EXPECT_EQ(v.find("n")->kind, json_value::null_v);
+    EXPECT_TRUE(v.find("t")->b);
+    EXPECT_FALSE(v.find("f")->b);
+    EXPECT_TRUE(v.find("i")->is_uint);
+    EXPECT_EQ(v.find("i")->u, 18446744073709551615ull);
+    EXPECT_FALSE(v.find("d")->is_uint);
+    EXPECT_DOUBLE_EQ(v.find("d")->num, -1500);
+    EXPECT_EQ(v.find("s")->str, "x\xc3\xa9");
+    EXPECT_EQ(v.find("a")->items.size(), 2u);
+    EXPECT_EQ(v.find("o")->find("k")->kind, json_value::object_v);
+    EXPECT_EQ(v.find("missing"), nullptr);
+}
+
+TEST(RunRecord, JsonHasTheDocumentedKeysInOrder) {
+    const std::string j = run_record_json(sample_record());
+    const char* keys[] = {"\"platform\"",
+                          "\"settings\"",
+                          "\"l1.dec_policy\"",
+                          "\"run.duration_s\"",
+                          "\"sim_seconds\"",
+                          "\"wall_seconds\"",
+                          "\"sc_events\"",
+                          "\"partial\"",
+                          "\"metrics\"",
+                          "\"kvm_guest_exit\"",
+                          "\"gsb_recv\"",
+                          "\"gsb_send\"",
+                          "\"h_guest_run_vcpu\"",
+                          "\"h_enter_nested\"",
+                          "\"exits_by_reason\"",
+                          "\"0x0\"",
+                          "\"0x980\"",
+                          "\"0xc00\"",
+                          "\"arithoh_count\"",
+                          "\"nested_entry_latency_ns\"",
+                          "\"count\"",
+                          "\"p50\"",
+                          "\"p99\"",
+                          "\"max\"",
+                          "\"nested_exit_latency_ns\"",
+                          "\"counters\"",
+                          "\"l0.hcalls\"",
+                          "\"l1.blocks\"",
+                          "\"l2.timer_interrupts\""};
+    size_t pos = 0;
+    for (const char* k : keys) {
+        const size_t p = j.find(k, pos);
+        ASSERT_NE(p, std::string::npos) << k << " missing or out of order in\n" << j;
+        pos = p;
+    }
+    EXPECT_NE(j.find("\"arithoh_count\": 3403089673"), std::string::npos);
+    EXPECT_NE(j.find("\"p99\": 1500.25"), std::string::npos);
+    EXPECT_NE(j.find("\"partial\": false"), std::string::npos);
+    EXPECT_EQ(j.find("samples"), std::string::npos);  // samples are not written to JSON
+}
+
+TEST(RunRecord, RoundTripIsByteIdentical) {
+    const run_record r = sample_record();
+    const std::string j1 = run_record_json(r);
+    EXPECT_EQ(j1, run_record_json(r));
+    const run_record back = parse_run_record(j1, "r.json");
+    EXPECT_EQ(back.platform, "reference");
+    ASSERT_EQ(back.settings.size(), 2u);
+    EXPECT_EQ(back.settings[0].first, "l1.dec_policy");
+    EXPECT_EQ(back.result.metrics.exits_by_reason.at("0xc00"), 52u);
+    EXPECT_EQ(back.result.metrics.counters.at("l1.blocks"), 6u);
+    EXPECT_DOUBLE_EQ(back.result.metrics.nested_exit_latency_ns.p99, 900.1);
+    EXPECT_EQ(run_record_json(back), j1);
+}
+
+TEST(RunRecord, ParseErrorsNameTheKey) {
+    std::string j = run_record_json(sample_record());
+    const std::string bad = j.replace(j.find("\"gsb_recv\""), 10, "\"gsb_rcv\"");
+    try {
+        parse_run_record(bad, "p.json");
+        FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_STREQ(e.what(), "p.json: metrics.gsb_recv: missing");
+    }
+    EXPECT_THROW(parse_run_record("[]", "p.json"), std::runtime_error);
+    EXPECT_THROW(parse_run_record("{\"platform\": 3}", "p.json"), std::runtime_error);
+}
+
+TEST(RunRecord, PartialAndNonFiniteValuesSurvive) {
+    run_record r = sample_record();
+    r.result.partial = true;
+    r.result.metrics.nested_entry_latency_ns.p50 = std::nan("");
+    const std::string j = run_record_json(r);
+    EXPECT_NE(j.find("\"partial\": true"), std::string::npos);
+    EXPECT_NE(j.find("\"p50\": null"), std::string::npos);
+    const run_record back = parse_run_record(j, "p.json");
+    EXPECT_TRUE(back.result.partial);
+    EXPECT_EQ(back.result.metrics.nested_entry_latency_ns.p50, 0);
+}
+
+TEST(RunRecord, SettingsKeepFirstPositionAndLastValue) {
+    const settings_list s = parse_settings({"a=1", "b=x=y", "a=3"});
+    ASSERT_EQ(s.size(), 2u);
+    EXPECT_EQ(s[0], (std::pair<std::string, std::string>("a", "3")));
+    EXPECT_EQ(s[1], (std::pair<std::string, std::string>("b", "x=y")));
+    EXPECT_THROW(parse_settings({"novalue"}), std::invalid_argument);
+    EXPECT_THROW(parse_settings({"=1"}), std::invalid_argument);
+}
+
+TEST(RunRecord, WritabilityIsCheckedWithoutCreatingFiles) {
+    EXPECT_EQ(check_writable_file("/nonexistent-dir-nestvp/x.json")
+                  .find("directory '/nonexistent-dir-nestvp'"),
+              0u);
+    EXPECT_EQ(check_writable_file("/"), "is a directory");
+    const std::string p = std::string(NESTVP_BINARY_DIR) + "/cli-writable-probe.json";
+    std::remove(p.c_str());
+    EXPECT_EQ(check_writable_file(p), "");
+    FILE* f = std::fopen(p.c_str(), "r");
+    EXPECT_EQ(f, nullptr);  // nothing left behind
+    if (f) std::fclose(f);
+    EXPECT_THROW(write_text_file("/nonexistent-dir-nestvp/x", "x"), std::runtime_error);
+    EXPECT_THROW(read_text_file("/nonexistent-dir-nestvp/x"), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace nestvp
