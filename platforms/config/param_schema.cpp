@@ -14,7 +14,8 @@ namespace nestvp {
 
 namespace {
 
-// One builder per field type keeps the table below readable.
+// One builder per field type keeps the table below readable. Each takes an accessor that
+// returns a reference to the field; `get` only reads through it (hence the const_cast).
 param_def make_def(std::string path, param_type type, std::string unit, double min = 0.0,
                    double max = 0.0, bool min_open = false) {
     param_def d;
