@@ -79,6 +79,7 @@ struct ctx {
         if (n.IsMap()) return "a map";
         if (n.IsSequence()) return "a list";
         if (n.IsNull()) return "nothing";
+        if (n.Tag() == "!") return "the quoted string \"" + n.Scalar() + "\" (write it unquoted)";
         return "'" + n.Scalar() + "'";
     }
     // Checks that every key of map `n` is in `allowed` (and appears once).

@@ -1,0 +1,192 @@
+// The implementation choices named in timer-facilities.md (§8 vector 17 LD toggle, vector 23
+// HDICE=0, §7.2 LD=0 upper bits, §9.3 firing tick) and the event path: a thread waiting on
+// deliverable_event() wakes at the exact tick, with no per-tick process.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "sc_test_guard.h"
+#include "timer_rig.h"
+
+namespace nestvp::test {
+namespace {
+
+class Choice : public ::testing::TestWithParam<std::string> {};
+
+// Records the tick of every wake-up on deliverable_event() at which something is deliverable.
+struct waiter : sc_core::sc_module {
+    SC_HAS_PROCESS(waiter);
+    waiter(const sc_core::sc_module_name& n, rig& r) : sc_core::sc_module(n), m_r(r) {
+        SC_THREAD(run);
+    }
+    std::vector<std::pair<uint64_t, uint32_t>> seen;
+    unsigned wakeups = 0;
+
+private:
+    void run() {
+        for (;;) {
+            wait(m_r.ic.deliverable_event());
+            ++wakeups;
+            if (auto v = m_r.ic.pending_vector()) {
+                seen.emplace_back(m_r.now(), *v);
+                m_r.ic.take(0);
+            }
+        }
+    }
+    rig& m_r;
+};
+
+// Vector 17: clearing LD re-evaluates at once; the wrap in the new width is scheduled too.
+TEST_P(Choice, LdToggleReevaluatesAndReschedules) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr_hv, lpcr::ld);
+    r.start();
+    r.mt(spr::dec, 0x80000010);  // positive in 56 bits
+    r.advance(4);
+    EXPECT_FALSE(r.unit->dec_pending());
+    r.mt(spr::lpcr, 0);  // LD=0: 0x8000000C is negative in 32 bits
+    EXPECT_TRUE(r.unit->dec_pending());
+    r.advance(0xC);  // 0x80000000: still negative
+    EXPECT_TRUE(r.unit->dec_pending());
+    r.advance(1);  // wraps to 0x7FFFFFFF
+    EXPECT_FALSE(r.unit->dec_pending());
+    EXPECT_EQ(r.mf(spr::dec), 0x7FFFFFFFu);
+}
+
+// Vector 17 through the event path: the LD write wakes a waiting thread at that tick.
+TEST_P(Choice, LdToggleWakesWaiter) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr_hv_ee, lpcr::ld);
+    waiter w("w", r);
+    r.start();
+    r.mt(spr::dec, 0x80000100);
+    r.advance(40);
+    EXPECT_TRUE(w.seen.empty());
+    r.mt(spr::lpcr, 0);
+    r.advance(1);
+    ASSERT_EQ(w.seen.size(), 1u);
+    EXPECT_EQ(w.seen[0], std::make_pair(uint64_t{40}, vector::decrementer));
+}
+
+// §7.2 choice: an LD=0 write loads the zero-extended low 32 bits; setting LD later shows them.
+TEST_P(Choice, SmallWriteZeroExtendsIntoLargeCounter) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr_hv, 0);
+    r.start();
+    r.mt(spr::dec, 0xFFFFFFFF80000010ull);
+    EXPECT_TRUE(r.unit->dec_pending());
+    r.advance(2);
+    r.mt(spr::lpcr, lpcr::ld);
+    EXPECT_EQ(r.mf(spr::dec), 0x000000008000000Eull);
+    EXPECT_FALSE(r.unit->dec_pending());
+}
+
+// §9.3 firing tick: the 0 -> -1 transition (t0+6 for mtDEC(5)), not QEMU's t0+5; the waiter is
+// woken by the DEC's own edge event with no step in between.
+TEST_P(Choice, DecFiresOnZeroToMinusOne) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr_hv_ee, 0);
+    waiter w("w", r);
+    r.start();
+    r.run_to(1000);
+    r.mt(spr::dec, 5);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
+    ASSERT_EQ(w.seen.size(), 1u);
+    EXPECT_EQ(w.seen[0], std::make_pair(uint64_t{1006}, vector::decrementer));
+}
+
+// HDEC crossing between steps wakes the waiter at the crossing tick (guest, EE=0).
+TEST_P(Choice, HdecCrossingWakesWaiter) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr::sf | msr::me, lpcr::ld | lpcr::hdice);
+    waiter w("w", r);
+    r.start();
+    r.mt(spr::dec, 0x7FFFFFFF);
+    r.ic.set_msr(msr_hv);
+    r.mt(spr::hdec, 123456);
+    r.ic.set_msr(msr::sf | msr::me);  // back to the guest
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+    ASSERT_EQ(w.seen.size(), 1u);
+    EXPECT_EQ(w.seen[0], std::make_pair(uint64_t{123457}, vector::hdecrementer));
+}
+
+// Vector 23 (POWER9): an underflow while HDICE=0 is dropped.
+TEST_P(Choice, HdiceZeroDropsDecrementEdge) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr_hv_ee, lpcr::ld);
+    waiter w("w", r);
+    r.start();
+    r.mt(spr::hdec, 100);
+    r.advance(200);
+    r.mt(spr::lpcr, lpcr::ld | lpcr::hdice);
+    r.advance(10);
+    EXPECT_FALSE(r.unit->hdec_pending());
+    EXPECT_TRUE(w.seen.empty());
+}
+
+// Vector 23: a negative write while HDICE=0 is dropped as well.
+TEST_P(Choice, HdiceZeroDropsWriteEdge) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr_hv_ee, lpcr::ld);
+    r.start();
+    r.mt(spr::hdec, ~0ull);
+    r.mt(spr::lpcr, lpcr::ld | lpcr::hdice);
+    EXPECT_FALSE(r.unit->hdec_pending());
+    EXPECT_FALSE(r.vec());
+}
+
+// Choice: clearing HDICE does not clear an edge already latched; it only gates delivery.
+TEST_P(Choice, HdiceClearedKeepsLatchedEdge) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr_hv, lpcr::ld | lpcr::hdice);
+    r.start();
+    r.mt(spr::hdec, ~0ull);
+    EXPECT_TRUE(r.unit->hdec_pending());
+    r.mt(spr::lpcr, lpcr::ld);
+    r.set_ee(true);
+    EXPECT_FALSE(r.vec());  // gated by HDICE
+    r.set_ee(false);
+    r.mt(spr::lpcr, lpcr::ld | lpcr::hdice);
+    r.set_ee(true);
+    EXPECT_EQ(r.vec(), vector::hdecrementer);
+}
+
+// §3: a guest cannot touch HDEC/LPCR/TBU40 (0xE40), problem state cannot touch DEC (0x700);
+// refused accesses change nothing.
+TEST_P(Choice, PrivilegeRules) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr::sf | msr::me, lpcr::ld | lpcr::hdice);  // guest OS
+    r.start();
+    const uint64_t hdec = r.unit->read_hdec();
+    for (unsigned n : {spr::hdec, spr::lpcr, spr::tbu40, spr::tbl_w, spr::tbu_w}) {
+        const spr_result f = r.sa.mtspr(n, 5);
+        ASSERT_FALSE(f.ok()) << n;
+        EXPECT_EQ(*f.exception, vector::hv_emulation) << n;
+    }
+    for (unsigned n : {spr::hdec, spr::lpcr}) {
+        const spr_result f = r.sa.mfspr(n);
+        ASSERT_FALSE(f.ok()) << n;
+        EXPECT_EQ(*f.exception, vector::hv_emulation) << n;
+    }
+    EXPECT_EQ(r.unit->read_hdec(), hdec);
+    EXPECT_EQ(r.ic.lpcr(), lpcr::ld | lpcr::hdice);
+    EXPECT_EQ(r.tbr.offset(), 0u);
+    EXPECT_TRUE(r.sa.mtspr(spr::dec, 77).ok());  // DEC is the guest's own
+    EXPECT_TRUE(r.sa.mfspr(spr::tb).ok());
+    EXPECT_FALSE(r.sa.hrfid().ok());
+    r.ic.set_msr(msr::sf | msr::me | msr::pr);  // problem state
+    const spr_result f = r.sa.mfspr(spr::dec);
+    ASSERT_FALSE(f.ok());
+    EXPECT_EQ(*f.exception, vector::program);
+    EXPECT_TRUE(r.sa.mfspr(spr::tbu_r).ok());
+    const interrupt_record rec = r.sa.raise(f, 0x4000);
+    EXPECT_EQ(rec.vector, vector::program);
+    EXPECT_EQ(r.ic.srr0(), 0x4000u);
+    EXPECT_TRUE(r.ic.srr1() & srr1_privileged);
+    EXPECT_FALSE(r.ic.msr() & msr::hv);  // a Program interrupt keeps HV
+}
+
+INSTANTIATE_TEST_SUITE_P(Impl, Choice, ::testing::ValuesIn(timer_impls()), impl_name);
+
+}  // namespace
+}  // namespace nestvp::test
