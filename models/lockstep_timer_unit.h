@@ -1,0 +1,110 @@
+#pragma once
+// The lockstep implementation of timer_unit_if (docs/lockstep-checker.md): a reference unit
+// (the native tlm model) and a unit under test (the RTL) see every write, LPCR change,
+// acknowledge and time step (both derive time from the same time_base). Every read value and
+// every pending query is compared, and so is each interrupt assert/deassert: whenever either
+// unit reports a pending change, both lines are compared at that tick. The first mismatch
+// throws lockstep_mismatch with the tick, the operation, both values and the last 16
+// operations. Built over any two timer_unit_if, so the checker can be tested with a faulty unit.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <systemc>
+
+#include "models/time_base.h"
+#include "models/timer_unit_if.h"
+
+namespace nestvp {
+
+class rtl_timer_unit;
+
+class lockstep_mismatch : public std::runtime_error {
+public:
+    lockstep_mismatch(const std::string& what, uint64_t tick, std::string op, uint64_t ref_value,
+                      uint64_t dut_value)
+        : std::runtime_error(what),
+          m_tick(tick),
+          m_op(std::move(op)),
+          m_ref(ref_value),
+          m_dut(dut_value) {}
+    uint64_t tick() const { return m_tick; }
+    const std::string& op() const { return m_op; }
+    uint64_t ref_value() const { return m_ref; }
+    uint64_t dut_value() const { return m_dut; }
+
+private:
+    uint64_t m_tick;
+    std::string m_op;
+    uint64_t m_ref, m_dut;
+};
+
+class lockstep_timer_unit : public sc_core::sc_module, public timer_unit_if {
+public:
+    static constexpr size_t history_size = 16;
+
+    // Builds one side; called inside the constructor, so the units become child modules named
+    // after their side ("<name>.tlm", "<name>.rtl").
+    using unit_maker = std::function<std::unique_ptr<timer_unit_if>(const char* name)>;
+
+    SC_HAS_PROCESS(lockstep_timer_unit);
+    // ref_name / dut_name label the two sides in reports and child names ("tlm", "rtl").
+    lockstep_timer_unit(const sc_core::sc_module_name& name, time_base& tb,
+                        const unit_maker& make_ref, const unit_maker& make_dut,
+                        std::string ref_name = "tlm", std::string dut_name = "rtl");
+    ~lockstep_timer_unit() override;
+
+    void write_dec(uint64_t value) override;
+    uint64_t read_dec() override;
+    void write_hdec(uint64_t value) override;
+    uint64_t read_hdec() override;
+    void set_lpcr(bool ld, bool hdice) override;
+    bool dec_pending() override;
+    bool hdec_pending() override;
+    void ack_hdec() override;
+    const sc_core::sc_event& pending_changed_event() const override { return m_changed; }
+
+    timer_unit_if& ref() { return *m_ref; }
+    timer_unit_if& dut() { return *m_dut; }
+    // Operations and edge checks performed (each one compared).
+    uint64_t comparisons() const { return m_comparisons; }
+    // A mismatch was reported (the exception may have been caught by a caller).
+    bool failed() const { return m_failed; }
+
+private:
+    struct record {
+        uint64_t tick = 0;
+        const char* op = "";  // a string literal: logging allocates nothing
+        uint64_t arg = 0;
+        bool has_arg = false;
+        uint64_t result = 0;
+        bool has_result = false;
+    };
+
+    void on_change();  // SC_METHOD: either unit reported a pending change
+    void log(const char* op, uint64_t arg, bool has_arg);
+    void result(uint64_t value);
+    // Compares one value; throws lockstep_mismatch (with the history) when they differ.
+    void compare(const char* what, uint64_t ref_value, uint64_t dut_value);
+    // Compares both pending lines and traces the reference's lines.
+    void compare_lines(const char* when);
+    [[noreturn]] void fail(const std::string& what, uint64_t ref_value, uint64_t dut_value);
+
+    time_base& m_tb;
+    std::unique_ptr<timer_unit_if> m_ref;
+    std::unique_ptr<timer_unit_if> m_dut;
+    std::string m_ref_name, m_dut_name;
+    rtl_timer_unit* m_tracer = nullptr;  // the dut when it is a tracing rtl_timer_unit
+    int m_trace_dec = -1, m_trace_hdec = -1;
+    std::array<record, history_size> m_history{};
+    size_t m_history_count = 0;  // total operations logged
+    bool m_dec_line = false, m_hdec_line = false;
+    uint64_t m_comparisons = 0;
+    bool m_failed = false;
+    sc_core::sc_event m_changed;
+};
+
+}  // namespace nestvp

@@ -1,0 +1,455 @@
+// Verilated headers first: with SYSTEMC_VERSION defined they would call an unqualified
+// sc_time_stamp() (toolchain.md §5).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"  // verilated_types.h under -Wextra
+#include "Vdecrementer_unit.h"
+#include "verilated.h"
+#pragma GCC diagnostic pop
+
+#include "models/rtl_timer_unit.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nestvp {
+
+namespace {
+
+bool elaborating() {
+    const auto s = sc_core::sc_get_status();
+    return s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
+           s == sc_core::SC_END_OF_ELABORATION;
+}
+
+// The wrapper advances at most 2^56 ticks per clock (the RTL accepts any 64-bit adv).
+constexpr uint64_t max_advance = 1ull << 56;
+
+// A minimal VCD writer whose time unit is one TB tick. "Pulse" signals (per-clock strobes and
+// the advance count) are shown for one tick and then return to 0.
+class vcd_writer {
+public:
+    vcd_writer(const std::string& path, uint64_t tb_freq_hz) : m_path(path), m_freq(tb_freq_hz) {
+        m_file = std::fopen(path.c_str(), "w");
+        if (!m_file)
+            throw std::runtime_error("rtl_timer_unit: cannot open VCD file '" + path +
+                                     "': " + std::strerror(errno));
+    }
+    ~vcd_writer() {
+        if (m_file) std::fclose(m_file);
+    }
+
+    int add(const std::string& scope, const std::string& name, unsigned width, bool pulse) {
+        if (m_started)
+            throw std::logic_error("rtl_timer_unit: VCD signal '" + scope + "." + name +
+                                   "' added after tracing started");
+        m_sigs.push_back({scope, name, width, pulse, make_id(m_sigs.size()), 0, pulse});
+        return static_cast<int>(m_sigs.size()) - 1;
+    }
+    bool started() const { return m_started; }
+
+    // Moves the writer to TB tick `tick` (monotonic), then records a value.
+    void at(uint64_t tick) {
+        if (!m_started) {
+            start(tick);
+            return;
+        }
+        if (tick <= m_time) return;
+        if (m_pulse_high) {
+            // Strobes of the previous tick end one tick later.
+            std::fprintf(m_file, "#%llu\n", static_cast<unsigned long long>(m_time + 1));
+            for (auto& s : m_sigs)
+                if (s.pulse && s.last != 0) emit(s, 0);
+            m_pulse_high = false;
+            if (tick == m_time + 1) {
+                m_time = tick;
+                return;
+            }
+        }
+        m_time = tick;
+        std::fprintf(m_file, "#%llu\n", static_cast<unsigned long long>(tick));
+    }
+    void set(int id, uint64_t value) {
+        auto& s = m_sigs[static_cast<size_t>(id)];
+        if (s.pulse && value == 0) return;  // lowered at the next tick
+        if (s.known && value == s.last) return;
+        emit(s, value);
+        if (s.pulse) m_pulse_high = true;
+    }
+    void flush() {
+        if (m_file) std::fflush(m_file);
+    }
+
+private:
+    struct signal {
+        std::string scope, name;
+        unsigned width;
+        bool pulse;
+        std::string id;
+        uint64_t last;
+        bool known;  // false until the first value (dumped as x)
+    };
+
+    static std::string make_id(size_t n) {
+        // Printable ASCII from '%': no '#' or '$', which start timestamps and keywords.
+        std::string id;
+        do {
+            id += static_cast<char>('%' + n % 90);
+            n /= 90;
+        } while (n);
+        return id;
+    }
+
+    void start(uint64_t tick) {
+        m_started = true;
+        std::fprintf(m_file,
+                     "$version nestvp rtl_timer_unit (rtl/decrementer_unit.v) $end\n"
+                     "$comment One time unit is one TB tick (f_TB = %llu Hz): timestamps are TB "
+                     "ticks, not nanoseconds. $end\n"
+                     "$timescale 1 ns $end\n",
+                     static_cast<unsigned long long>(m_freq));
+        std::string scope;
+        for (const auto& s : m_sigs) {
+            if (s.scope != scope) {
+                if (!scope.empty()) std::fprintf(m_file, "$upscope $end\n");
+                scope = s.scope;
+                std::fprintf(m_file, "$scope module %s $end\n", scope.c_str());
+            }
+            if (s.width == 1)
+                std::fprintf(m_file, "$var wire 1 %s %s $end\n", s.id.c_str(), s.name.c_str());
+            else
+                std::fprintf(m_file, "$var wire %u %s %s [%u:0] $end\n", s.width, s.id.c_str(),
+                             s.name.c_str(), s.width - 1);
+        }
+        if (!scope.empty()) std::fprintf(m_file, "$upscope $end\n");
+        std::fprintf(m_file, "$enddefinitions $end\n#%llu\n$dumpvars\n",
+                     static_cast<unsigned long long>(tick));
+        for (auto& s : m_sigs) {
+            if (s.known)
+                emit(s, 0);
+            else if (s.width == 1)
+                std::fprintf(m_file, "x%s\n", s.id.c_str());
+            else
+                std::fprintf(m_file, "bx %s\n", s.id.c_str());
+        }
+        std::fprintf(m_file, "$end\n");
+        m_time = tick;
+    }
+
+    void emit(signal& s, uint64_t value) {
+        s.last = value;
+        s.known = true;
+        if (s.width == 1) {
+            std::fprintf(m_file, "%c%s\n", value ? '1' : '0', s.id.c_str());
+            return;
+        }
+        char buf[72];
+        int n = 0;
+        for (int b = static_cast<int>(s.width) - 1; b >= 0; --b) {
+            const char c = ((value >> b) & 1) ? '1' : '0';
+            if (n == 0 && c == '0' && b > 0) continue;  // drop leading zeros
+            buf[n++] = c;
+        }
+        buf[n] = '\0';
+        std::fprintf(m_file, "b%s %s\n", buf, s.id.c_str());
+    }
+
+    std::string m_path;
+    uint64_t m_freq;
+    std::FILE* m_file = nullptr;
+    std::vector<signal> m_sigs;
+    bool m_started = false;
+    bool m_pulse_high = false;
+    uint64_t m_time = 0;
+};
+
+}  // namespace
+
+struct rtl_timer_unit::impl {
+    VerilatedContext ctx;
+    Vdecrementer_unit top;
+    std::unique_ptr<vcd_writer> vcd;
+    // VCD ids of the unit's ports and state, in port order.
+    enum sig {
+        s_rst,
+        s_dec_bits,
+        s_adv,
+        s_wr_dec,
+        s_dec_wdata,
+        s_wr_hdec,
+        s_hdec_wdata,
+        s_lpcr_ld,
+        s_lpcr_hdice,
+        s_hdec_ack,
+        s_pm_enter,
+        s_dec_rd,
+        s_hdec_rd,
+        s_dec_irq,
+        s_hdec_irq,
+        s_dec_edge,
+        s_hdec_edge,
+        s_next_edge,
+        s_dec_state,
+        s_hdec_state,
+        s_count
+    };
+    int ids[s_count] = {};
+
+    explicit impl(const char* name) : top(&ctx, name) {}
+
+    void open_trace(const std::string& path, const std::string& scope, uint64_t freq,
+                    unsigned bits) {
+        vcd = std::make_unique<vcd_writer>(path, freq);
+        const struct {
+            const char* name;
+            unsigned width;
+            bool pulse;
+        } ports[s_count] = {
+            {"rst", 1, true},
+            {"dec_bits", 7, false},
+            {"adv", 64, true},
+            {"wr_dec", 1, true},
+            {"dec_wdata", 64, false},
+            {"wr_hdec", 1, true},
+            {"hdec_wdata", 64, false},
+            {"lpcr_ld", 1, false},
+            {"lpcr_hdice", 1, false},
+            {"hdec_ack", 1, true},
+            {"pm_enter", 1, true},
+            {"dec_rd", 64, false},
+            {"hdec_rd", 64, false},
+            {"dec_irq", 1, false},
+            {"hdec_irq", 1, false},
+            {"dec_edge_ticks", 64, false},
+            {"hdec_edge_ticks", 64, false},
+            {"next_edge_ticks", 64, false},
+            {"dec_state", bits, false},
+            {"hdec_state", bits, false},
+        };
+        for (int i = 0; i < s_count; ++i)
+            ids[i] = vcd->add(scope, ports[i].name, ports[i].width, ports[i].pulse);
+    }
+
+    void sample(uint64_t tick) {
+        vcd->at(tick);
+        const uint64_t v[s_count] = {
+            top.rst,
+            top.dec_bits,
+            top.adv,
+            top.wr_dec,
+            top.dec_wdata,
+            top.wr_hdec,
+            top.hdec_wdata,
+            top.lpcr_ld,
+            top.lpcr_hdice,
+            top.hdec_ack,
+            top.pm_enter,
+            top.dec_rd,
+            top.hdec_rd,
+            top.dec_irq,
+            top.hdec_irq,
+            top.dec_edge_ticks,
+            top.hdec_edge_ticks,
+            top.next_edge_ticks,
+            top.dec_state,
+            top.hdec_state,
+        };
+        for (int i = 0; i < s_count; ++i) vcd->set(ids[i], v[i]);
+    }
+};
+
+rtl_timer_unit::rtl_timer_unit(const sc_core::sc_module_name& name, time_base& tb,
+                               unsigned dec_bits, const std::string& trace_path)
+    : sc_core::sc_module(name), m_tb(tb) {
+    // §2.1 / models/decrementer.cpp: ibm,dec-bits is accepted in 32..64.
+    if (dec_bits < 32 || dec_bits > 64)
+        throw std::invalid_argument(std::string(this->name()) + ": dec_bits must be 32..64, got " +
+                                    std::to_string(dec_bits));
+    m_impl = std::make_unique<impl>(this->name());
+    if (!trace_path.empty()) m_impl->open_trace(trace_path, basename(), tb.freq_hz(), dec_bits);
+
+    // Width strap, then a synchronous reset to the defined values (DEC 0x7FFF_FFFF, HDEC max
+    // positive, LD=0, HDICE=0), as the native models start.
+    auto& t = m_impl->top;
+    t.clk = 0;
+    t.dec_bits = static_cast<uint8_t>(dec_bits);
+    t.rst = 1;
+    t.lpcr_ld = 0;
+    t.lpcr_hdice = 0;
+    clock();
+    m_last_tick = m_tb.ticks();
+
+    SC_METHOD(on_edge);
+    sensitive << m_edge_ev;
+    dont_initialize();
+}
+
+rtl_timer_unit::~rtl_timer_unit() {
+    m_impl->top.final();
+    flush_trace();
+}
+
+void rtl_timer_unit::clock() {
+    auto& t = m_impl->top;
+    t.clk = 0;
+    t.eval();
+    t.clk = 1;
+    t.eval();
+    ++m_evaluations;
+    if (m_impl->vcd && m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
+    t.rst = 0;
+    t.adv = 0;
+    t.wr_dec = 0;
+    t.wr_hdec = 0;
+    t.hdec_ack = 0;
+    t.pm_enter = 0;
+}
+
+void rtl_timer_unit::sync() {
+    const uint64_t now = m_tb.ticks();
+    if (now <= m_last_tick) return;
+    uint64_t n = now - m_last_tick;
+    while (n) {
+        const uint64_t step = n < max_advance ? n : max_advance;
+        m_impl->top.adv = step;
+        clock();
+        m_ticks_skipped += step;
+        n -= step;
+    }
+    m_last_tick = now;
+}
+
+void rtl_timer_unit::settle() {
+    auto& t = m_impl->top;
+    const bool d = t.dec_irq, h = t.hdec_irq;
+    if (d != m_dec_irq || h != m_hdec_irq) {
+        m_dec_irq = d;
+        m_hdec_irq = h;
+        if (!elaborating()) m_changed.notify(sc_core::SC_ZERO_TIME);
+    }
+    if (elaborating()) return;  // start_of_simulation() arms the first edge
+    const uint64_t next = t.next_edge_ticks;
+    const uint64_t at = m_last_tick + next < m_last_tick ? time_base::never : m_last_tick + next;
+    if (at == m_armed_tick) return;
+    m_armed_tick = at;
+    m_edge_ev.cancel();
+    if (at == time_base::never) return;
+    const sc_core::sc_time when = m_tb.time_of(at);
+    if (when == sc_core::sc_max_time()) return;  // beyond sc_time: never within this run
+    m_edge_ev.notify(when - sc_core::sc_time_stamp());
+}
+
+void rtl_timer_unit::start_of_simulation() {
+    if (m_impl->vcd && !m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
+    m_armed_tick = time_base::never - 1;  // force arming
+    sync();
+    settle();
+}
+
+void rtl_timer_unit::on_edge() {
+    m_armed_tick = time_base::never - 1;
+    sync();
+    settle();
+}
+
+void rtl_timer_unit::write_dec(uint64_t value) {
+    // A DEC write needs no separate catch-up clock: the write replaces the DEC's last tick and
+    // the HDEC sees all of them (the RTL's "write wins over a simultaneous tick", §7.2).
+    const uint64_t now = m_tb.ticks();
+    auto& t = m_impl->top;
+    uint64_t n = now > m_last_tick ? now - m_last_tick : 0;
+    while (n > max_advance) {  // only beyond 2^56 ticks: catch up in whole chunks first
+        t.adv = max_advance;
+        clock();
+        m_ticks_skipped += max_advance;
+        n -= max_advance;
+    }
+    t.adv = n;
+    t.wr_dec = 1;
+    t.dec_wdata = value;
+    clock();
+    m_ticks_skipped += n;
+    if (now > m_last_tick) m_last_tick = now;
+    settle();
+}
+
+uint64_t rtl_timer_unit::read_dec() {
+    sync();
+    settle();
+    return m_impl->top.dec_rd;
+}
+
+void rtl_timer_unit::write_hdec(uint64_t value) {
+    // §3: the write edge compares with the value at the write tick, after any crossing up to
+    // and including that tick is latched; so catch up first, then write.
+    sync();
+    auto& t = m_impl->top;
+    t.wr_hdec = 1;
+    t.hdec_wdata = value;
+    clock();
+    settle();
+}
+
+uint64_t rtl_timer_unit::read_hdec() {
+    sync();
+    settle();
+    return m_impl->top.hdec_rd;
+}
+
+void rtl_timer_unit::set_lpcr(bool ld, bool hdice) {
+    sync();  // crossings before the change see the old HDICE
+    auto& t = m_impl->top;
+    if (static_cast<bool>(t.lpcr_ld) != ld || static_cast<bool>(t.lpcr_hdice) != hdice) {
+        t.lpcr_ld = ld;
+        t.lpcr_hdice = hdice;
+        clock();
+    }
+    settle();
+}
+
+bool rtl_timer_unit::dec_pending() {
+    sync();
+    settle();
+    return m_impl->top.dec_irq;
+}
+
+bool rtl_timer_unit::hdec_pending() {
+    sync();
+    settle();
+    return m_impl->top.hdec_irq;
+}
+
+void rtl_timer_unit::ack_hdec() {
+    sync();
+    auto& t = m_impl->top;
+    if (t.hdec_irq) {
+        t.hdec_ack = 1;
+        clock();
+    }
+    settle();
+}
+
+int rtl_timer_unit::add_trace_line(const std::string& scope, const std::string& name) {
+    if (!m_impl->vcd) return -1;
+    return m_impl->vcd->add(scope, name, 1, false);
+}
+
+void rtl_timer_unit::trace_line(int id, bool value) {
+    if (id < 0 || !m_impl->vcd) return;
+    if (!m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
+    m_impl->vcd->at(m_tb.ticks());
+    m_impl->vcd->set(id, value);
+}
+
+bool rtl_timer_unit::tracing() const {
+    return m_impl->vcd != nullptr;
+}
+
+void rtl_timer_unit::flush_trace() {
+    if (m_impl && m_impl->vcd) m_impl->vcd->flush();
+}
+
+}  // namespace nestvp

@@ -1,0 +1,78 @@
+#pragma once
+// The rtl implementation of timer_unit_if: the Verilated rtl/decrementer_unit.v behind a
+// SystemC wrapper (docs/rtl-decrementer.md). Nothing is clocked per TB tick: the wrapper keeps
+// the host tick it last evaluated the RTL at, and every access (read, write, LPCR change,
+// acknowledge, pending query) or its own edge event first advances the RTL by the ticks since
+// then in one evaluation (the RTL's `adv` port), then performs the operation. After each
+// operation it arms one sc_event at the next edge the RTL reports (`next_edge_ticks`).
+//
+// Only the .cpp includes Verilated headers (pimpl; toolchain.md §5, field-anchors.md §2.2).
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <systemc>
+
+#include "models/time_base.h"
+#include "models/timer_unit_if.h"
+
+namespace nestvp {
+
+class rtl_timer_unit : public sc_core::sc_module, public timer_unit_if {
+public:
+    SC_HAS_PROCESS(rtl_timer_unit);
+    // dec_bits: the implemented large-decrementer width, 32..64 (the RTL's `dec_bits` strap;
+    // std::invalid_argument otherwise). trace_path: VCD of the unit's ports and state at
+    // TB-tick resolution; empty: no trace (no cost).
+    rtl_timer_unit(const sc_core::sc_module_name& name, time_base& tb, unsigned dec_bits = 56,
+                   const std::string& trace_path = "");
+    ~rtl_timer_unit() override;
+
+    void write_dec(uint64_t value) override;
+    uint64_t read_dec() override;
+    void write_hdec(uint64_t value) override;
+    uint64_t read_hdec() override;
+    void set_lpcr(bool ld, bool hdice) override;
+    bool dec_pending() override;
+    bool hdec_pending() override;
+    void ack_hdec() override;
+    const sc_core::sc_event& pending_changed_event() const override { return m_changed; }
+
+    // Bench figures: clock cycles of the RTL model (one per evaluation) and the TB ticks they
+    // jumped across through `adv`.
+    uint64_t evaluations() const { return m_evaluations; }
+    uint64_t ticks_skipped() const { return m_ticks_skipped; }
+    // The host tick the RTL state corresponds to.
+    uint64_t evaluated_tick() const { return m_last_tick; }
+
+    // Extra 1-bit lines in the VCD (e.g. the native model's interrupt lines in lockstep).
+    // add_trace_line returns an id (or -1 when not tracing); trace_line records its value at
+    // the current TB tick. Lines must be added before the first operation.
+    int add_trace_line(const std::string& scope, const std::string& name);
+    void trace_line(int id, bool value);
+    bool tracing() const;
+    // Writes pending VCD output (also done by the destructor).
+    void flush_trace();
+
+private:
+    struct impl;
+
+    void start_of_simulation() override;
+    void on_edge();  // SC_METHOD on m_edge_ev
+    void sync();     // advance the RTL to the current host tick (one evaluation if needed)
+    void settle();   // after an operation: notify a pending change, re-arm the edge event
+    void clock();    // one RTL clock cycle with the inputs as set
+
+    time_base& m_tb;
+    std::unique_ptr<impl> m_impl;
+    uint64_t m_last_tick = 0;
+    uint64_t m_armed_tick = time_base::never;
+    bool m_dec_irq = false;
+    bool m_hdec_irq = false;
+    uint64_t m_evaluations = 0;
+    uint64_t m_ticks_skipped = 0;
+    sc_core::sc_event m_edge_ev;
+    sc_core::sc_event m_changed;
+};
+
+}  // namespace nestvp
