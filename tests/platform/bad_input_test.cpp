@@ -336,6 +336,12 @@ TEST(PlatformBadInput, SetListSyntaxError) {
                "--set machine.core.smt_speed=[1,0.5", "machine.core.smt_speed", "a YAML value");
 }
 
+// The SMT table comes from an included core file; the file's own `threads` is the later key.
+TEST(PlatformBadInput, ThreadsOverrideIncludedSmtTable) {
+    expect_bad("threads_override_base_table.yaml", {}, "threads_override_base_table.yaml:4:14",
+               "machine.core.threads", "8 to match the 8 values of machine.core.smt_speed");
+}
+
 TEST(PlatformBadInput, MissingFile) {
     try {
         load_platform(bad_dir + "no_such_platform.yaml");

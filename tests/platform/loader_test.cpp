@@ -112,6 +112,13 @@ TEST(PlatformLoader, SetListAndStringValues) {
     EXPECT_FALSE(c.machine.large_dec);
 }
 
+TEST(PlatformLoader, ZeroArithohCopiesIsAllIdle) {
+    const platform_config c = load_platform(good_dir + "no_workload.yaml");
+    EXPECT_EQ(c.l2.vcpus, 1u);
+    EXPECT_EQ(c.workload.arithoh_copies, 0u);
+    EXPECT_EQ(c.name, "no_workload");
+}
+
 TEST(PlatformLoader, FrequenciesAcceptScientificNotation) {
     const platform_config c = load_platform(good_dir + "scientific.yaml");
     EXPECT_EQ(c.machine.tb_freq_hz, 512000000u);
