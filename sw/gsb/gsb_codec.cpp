@@ -179,6 +179,19 @@ gsb_status gsb_decode(const uint8_t* buf, size_t size, const gsb_request& req,
     return {};
 }
 
+size_t gsb_extent(const uint8_t* buf, size_t size) {
+    if (!buf || size < GSB_HEADER_SIZE) return 0;
+    const uint32_t nelems = load_be32(buf);
+    size_t pos = GSB_HEADER_SIZE;
+    for (uint32_t i = 0; i < nelems; ++i) {
+        if (size - pos < GSB_ELEMENT_HEADER_SIZE) return 0;
+        const size_t len = load_be16(buf + pos + 2);
+        if (size - pos - GSB_ELEMENT_HEADER_SIZE < len) return 0;
+        pos += GSB_ELEMENT_HEADER_SIZE + len;
+    }
+    return pos;
+}
+
 uint64_t gsb_mask_value(uint16_t id, uint64_t value) {
     const gsb_id_info* info = gsb_find_id(id);
     return info ? (value & info->write_mask) : value;

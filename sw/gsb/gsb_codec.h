@@ -90,6 +90,12 @@ struct gsb_status {
 gsb_status gsb_decode(const uint8_t* buf, size_t size, const gsb_request& req,
                       std::vector<gsb_element>& out);
 
+// Bytes the header and its `nelems` elements occupy, found by walking element headers only;
+// 0 when the walk needs bytes past `size` (read more, or the buffer is truncated). Lets a
+// receiver read just the used part of a large buffer: decoding the first gsb_extent() bytes
+// gives the same result as decoding the whole buffer.
+size_t gsb_extent(const uint8_t* buf, size_t size);
+
 // Applies the ID's write mask to a scalar value being SET (LPCR, MSR, HDEXCR, TB_OFFSET).
 uint64_t gsb_mask_value(uint16_t id, uint64_t value);
 

@@ -77,6 +77,26 @@ uint64_t largest_run_output() {
     return best;
 }
 
+// Reads the used part of the GSB at [addr, addr+size) into `buf`: a small first read, grown
+// until gsb_extent() is known or the whole buffer is read. Decoding `buf` then equals decoding
+// the whole buffer (§5.1: Linux passes its whole allocation, usually mostly unused).
+bool read_gsb(memory_port& mem, uint64_t addr, uint64_t size, std::vector<uint8_t>& buf) {
+    size_t have = 0, want = static_cast<size_t>(std::min<uint64_t>(size, 512));
+    buf.clear();
+    for (;;) {
+        buf.resize(want);
+        if (!mem.read(addr + have, buf.data() + have, want - have)) return false;
+        have = want;
+        const size_t extent = gsb_extent(buf.data(), buf.size());
+        if (extent) {
+            buf.resize(extent);
+            return true;
+        }
+        if (have == size) return true;  // truncated: the decoder reports where
+        want = static_cast<size_t>(std::min<uint64_t>(size, uint64_t{have} * 4));
+    }
+}
+
 }  // namespace
 
 const char* to_string(run_output_policy p) {
@@ -371,8 +391,13 @@ hcall_result l0_guest_table::getset(bool set, uint64_t flags, uint64_t guest, ui
         }
     }
     if (size < GSB_HEADER_SIZE || size > GSB_MAX_BUF_SIZE) return rc(H_P5);
-    std::vector<uint8_t> buf(size);
-    if (!mem.read(addr, buf.data(), buf.size())) return rc(H_P4);  // buffer outside memory
+    // The whole declared buffer must be guest memory (QEMU maps all of it): probe its last
+    // byte, then read only the used part.
+    std::vector<uint8_t> buf;
+    uint8_t probe;
+    if (addr + size < addr || !mem.read(addr + size - 1, &probe, 1) ||
+        !read_gsb(mem, addr, size, buf))
+        return rc(H_P4);
 
     std::vector<gsb_element> elems;
     const gsb_status st = gsb_decode(buf.data(), buf.size(), req, elems);
@@ -434,8 +459,8 @@ hcall_result l0_guest_table::begin_run(uint64_t guest, uint64_t vcpu, uint64_t f
     if (m_cfg.require_partition_table && !g->values.count(gsid::PARTITION_TABLE))
         return rc(H_PARTITION_PAGE_TABLE_NOT_DEFINED);
     // §6: the run-input buffer is applied as a thread-wide SET.
-    std::vector<uint8_t> buf(in_size);
-    if (!mem.read(in_addr, buf.data(), buf.size())) return rc(H_INPUT_BUFFER_NOT_DEFINED);
+    std::vector<uint8_t> buf;
+    if (!read_gsb(mem, in_addr, in_size, buf)) return rc(H_INPUT_BUFFER_NOT_DEFINED);
     gsb_request req;
     req.op = gsb_op::set;
     std::vector<gsb_element> elems;

@@ -265,3 +265,18 @@ TEST(Papr, ReturnCodesMatchHvcallH) {
     EXPECT_STREQ(hcall_name(H_GUEST_RUN_VCPU), "H_GUEST_RUN_VCPU");
     EXPECT_EQ(hcall_name(0x12345), nullptr);
 }
+
+TEST(GsbCodec, ExtentCoversExactlyTheElements) {
+    gsb_builder b;
+    b.add_u64(gsid::NIA, 1).add_u32(gsid::CR, 2).add_vsr(0, 3, 4);
+    std::vector<uint8_t> big(b.bytes());
+    big.resize(4096, 0xEE);
+    EXPECT_EQ(gsb_extent(big.data(), big.size()), b.size());
+    EXPECT_EQ(gsb_extent(big.data(), b.size()), b.size());
+    EXPECT_EQ(gsb_extent(big.data(), b.size() - 1), 0u);  // needs more bytes
+    EXPECT_EQ(gsb_extent(big.data(), 3), 0u);
+    b.set_count(0xFFFFFFFFu);
+    EXPECT_EQ(gsb_extent(b.bytes().data(), b.size()), 0u);
+    gsb_builder e;
+    EXPECT_EQ(gsb_extent(e.bytes().data(), e.size()), 4u);
+}

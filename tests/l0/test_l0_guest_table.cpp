@@ -291,3 +291,22 @@ TEST(L0Dispatch, RoutesArgumentsR4ToR9) {
     EXPECT_EQ(p, run_output_policy::powervm_dec_expiry);
     EXPECT_FALSE(parse_run_output_policy("phyp", p));
 }
+
+TEST(L0State, LargeDeclaredBufferReadsOnlyItsUsedPart) {
+    test_l1 t;
+    t.caps();
+    const uint64_t g = t.create_guest();
+    t.create_vcpu(g, 0);
+    gsb_builder b;
+    b.add_u64(gsid::SRR0, 0x5151);
+    ASSERT_TRUE(t.mem.write(test::SCRATCH, b.bytes().data(), b.size()));
+    // Bytes past the used part are garbage that must not be interpreted.
+    std::vector<uint8_t> junk(0x1000, 0xFF);
+    ASSERT_TRUE(t.mem.write(test::SCRATCH + b.size(), junk.data(), junk.size()));
+    const uint64_t reads = t.mem.reads();
+    EXPECT_EQ(t.l0.h_guest_set_state(0, g, 0, test::SCRATCH, 0xF0000, t.mem).r3, H_SUCCESS);
+    EXPECT_EQ(t.l0.vcpu_u64(g, 0, gsid::SRR0), 0x5151u);
+    EXPECT_LE(t.mem.reads() - reads, 2u);  // last-byte probe + one small read
+    // Declared size running past the end of guest memory is refused even if the content fits.
+    EXPECT_EQ(t.l0.h_guest_set_state(0, g, 0, test::SCRATCH, test::MEM_SIZE, t.mem).r3, H_P4);
+}
