@@ -194,7 +194,7 @@ std::string histogram_svg(const std::string& title, const std::string& x_label,
     for (const auto& s : series)
         if (s.samples) all.insert(all.end(), s.samples->begin(), s.samples->end());
     const double height = k_top + k_h + 60;
-    std::string out = header(k_legend_x + 200, height, title);
+    std::string out = header(k_legend_x + 340, height, title);
     if (all.empty()) {
         out += axes({}, 0, 0, x_label, "samples per bin (count)");
         out += "<text class=\"empty\" x=\"" + num(k_left + k_w / 2) + "\" y=\"" +

@@ -124,5 +124,32 @@ TEST(CliE2E, EmitJobsParallelMergeEqualsLocalSweep) {
     EXPECT_EQ(test::count_of(partial.out, "\n"), 4u);
 }
 
+TEST(CliE2E, SlurmArrayScriptRunsEachLine) {
+    const std::string d = test::fresh_dir("e2e-slurm");
+    const std::vector<std::string> grid = {"sweep", k_ref,    "--set",
+                                           k_short, "--grid", "l2.hz=100,250"};
+    auto local_args = grid;
+    local_args.insert(local_args.end(), {"--csv", d + "/local.csv"});
+    ASSERT_EQ(run_cmd(nestvp(local_args), d).code, 0);
+    auto emit_args = grid;
+    emit_args.insert(emit_args.end(), {"--emit-jobs", d + "/jobs"});
+    ASSERT_EQ(run_cmd(nestvp(emit_args), d).code, 0);
+    const std::string script = std::string(NESTVP_SOURCE_DIR) + "/scripts/sweep-slurm.sbatch";
+    // As Slurm runs an array: one task per id, in reverse here.
+    for (int task : {1, 0}) {
+        const auto r = run_cmd({"/usr/bin/env", "SLURM_ARRAY_TASK_ID=" + std::to_string(task),
+                                "bash", script, d + "/jobs"},
+                               d);
+        ASSERT_EQ(r.code, 0) << r.err;
+    }
+    const auto bad =
+        run_cmd({"/usr/bin/env", "SLURM_ARRAY_TASK_ID=2", "bash", script, d + "/jobs"}, d);
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("has no line 3"), std::string::npos) << bad.err;
+    const auto merged = run_cmd(nestvp({"merge", d + "/jobs", "--csv", d + "/merged.csv"}), d);
+    ASSERT_EQ(merged.code, 0) << merged.err;
+    EXPECT_EQ(test::slurp(d + "/merged.csv"), test::slurp(d + "/local.csv"));
+}
+
 }  // namespace
 }  // namespace nestvp
