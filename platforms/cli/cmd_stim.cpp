@@ -70,6 +70,10 @@ int run(int argc, char** argv) {
         std::fprintf(stderr, ")\n");
         return nestvp::exit_usage;
     }
+    if (!trace.empty() && impl == "tlm")
+        std::fprintf(stderr,
+                     "nestvp stim: note: the tlm timer unit writes no VCD; --trace is "
+                     "used by rtl and lockstep\n");
     nestvp::stim_file f;
     try {
         f = nestvp::load_stim_file(file);
