@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "models/native_timer_unit.h"
 #include "models/rtl_timer_unit.h"
 
 namespace nestvp {
@@ -27,6 +28,14 @@ lockstep_timer_unit::lockstep_timer_unit(const sc_core::sc_module_name& name, ti
     m_dut = make_dut(m_dut_name.c_str());
     if (!m_ref || !m_dut)
         throw std::invalid_argument(std::string(this->name()) + ": a unit maker returned null");
+    m_native_ref = dynamic_cast<native_timer_unit*>(m_ref.get());
+    m_rtl_dut = dynamic_cast<rtl_timer_unit*>(m_dut.get());
+    if (m_native_ref && m_rtl_dut) {
+        m_rtl_dut->set_self_timed(false);  // compare_edges() checks its edges instead
+    } else {
+        m_native_ref = nullptr;
+        m_rtl_dut = nullptr;
+    }
     // Waveforms: the reference's interrupt lines go into the RTL unit's VCD.
     m_tracer = dynamic_cast<rtl_timer_unit*>(m_dut.get());
     if (m_tracer && m_tracer->tracing()) {
@@ -36,7 +45,7 @@ lockstep_timer_unit::lockstep_timer_unit(const sc_core::sc_module_name& name, ti
         m_tracer = nullptr;
     }
     SC_METHOD(on_change);
-    sensitive << m_ref->pending_changed_event() << m_dut->pending_changed_event();
+    sensitive << m_ref->pending_changed_event() << m_dut->pending_changed_event() << m_check;
     dont_initialize();
 }
 
@@ -44,7 +53,7 @@ lockstep_timer_unit::~lockstep_timer_unit() = default;
 
 void lockstep_timer_unit::log(const char* op, uint64_t arg, bool has_arg) {
     record& r = m_history[m_history_count % history_size];
-    r.tick = m_tb.ticks();
+    r.time = sc_core::sc_time_stamp().value();  // converted to ticks only in a report
     r.op = op;
     r.arg = arg;
     r.has_arg = has_arg;
@@ -63,16 +72,15 @@ void lockstep_timer_unit::compare(const char* what, uint64_t ref_value, uint64_t
     if (ref_value != dut_value) fail(what, ref_value, dut_value);
 }
 
-void lockstep_timer_unit::compare_lines(const char* when) {
-    const bool rd = m_ref->dec_pending(), dd = m_dut->dec_pending();
-    const bool rh = m_ref->hdec_pending(), dh = m_dut->hdec_pending();
+void lockstep_timer_unit::compare_lines(const char* when, bool rd, bool rh) {
+    const bool dd = m_dut->dec_pending(), dh = m_dut->hdec_pending();
     if (m_tracer) {
         m_tracer->trace_line(m_trace_dec, rd);
         m_tracer->trace_line(m_trace_hdec, rh);
     }
+    m_comparisons += 2;
     if (rd != dd) fail(std::string("DEC interrupt line ") + when, rd, dd);
     if (rh != dh) fail(std::string("HDEC interrupt line ") + when, rh, dh);
-    m_comparisons += 2;
 }
 
 void lockstep_timer_unit::fail(const std::string& what, uint64_t ref_value, uint64_t dut_value) {
@@ -86,7 +94,8 @@ void lockstep_timer_unit::fail(const std::string& what, uint64_t ref_value, uint
     msg += "last " + std::to_string(n) + " operations (oldest first):\n";
     for (size_t i = m_history_count - n; i < m_history_count; ++i) {
         const record& r = m_history[i % history_size];
-        msg += "  tick " + std::to_string(r.tick) + ": " + r.op;
+        msg += "  tick " + std::to_string(m_tb.ticks_at(sc_core::sc_time::from_value(r.time))) +
+               ": " + r.op;
         if (std::strcmp(r.op, "set_lpcr") == 0)
             msg += std::string("(LD=") + ((r.arg & 2) ? "1" : "0") +
                    ", HDICE=" + ((r.arg & 1) ? "1" : "0") + ")";
@@ -100,25 +109,47 @@ void lockstep_timer_unit::fail(const std::string& what, uint64_t ref_value, uint
     throw lockstep_mismatch(msg, tick, what, ref_value, dut_value);
 }
 
-void lockstep_timer_unit::on_change() {
-    // One of the units reported a pending change: an assert or deassert must happen at the
-    // same tick in both (both evaluate lazily at the current tick, so a mismatch here is an
-    // edge at a different tick, or a missing/extra edge).
-    const bool rd = m_ref->dec_pending(), rh = m_ref->hdec_pending();
-    if (rd != m_dec_line) log(rd ? "dec_irq assert" : "dec_irq deassert", 0, false);
-    if (rh != m_hdec_line) log(rh ? "hdec_irq assert" : "hdec_irq deassert", 0, false);
-    if (rd == m_dec_line && rh == m_hdec_line) log("pending change reported", 0, false);
-    m_dec_line = rd;
-    m_hdec_line = rh;
-    compare_lines("(assert/deassert tick)");
-    m_changed.notify();
+void lockstep_timer_unit::compare_edges(const char* after) {
+    if (!m_rtl_dut) return;
+    m_comparisons += 2;
+    const uint64_t rd = m_native_ref->dec().next_edge_tick(), dd = m_rtl_dut->next_dec_edge_tick();
+    if (rd != dd) fail(std::string("next DEC edge tick after ") + after, rd, dd);
+    const uint64_t rh = m_native_ref->hdec().next_edge_tick(),
+                   dh = m_rtl_dut->next_hdec_edge_tick();
+    if (rh != dh) fail(std::string("next HDEC edge tick after ") + after, rh, dh);
 }
 
+void lockstep_timer_unit::request_check() {
+    const auto s = sc_core::sc_get_status();
+    if (s == sc_core::SC_RUNNING || s == sc_core::SC_PAUSED) m_check.notify(sc_core::SC_ZERO_TIME);
+}
+
+void lockstep_timer_unit::on_change() {
+    // A unit reported a pending change, or an operation asked for a check: an assert or
+    // deassert must happen at the same tick in both (both evaluate lazily at the current tick,
+    // so a mismatch here is an edge at a different tick, or a missing or extra edge).
+    const bool rd = m_ref->dec_pending(), rh = m_ref->hdec_pending();
+    const bool changed = rd != m_dec_line || rh != m_hdec_line;
+    if (rd != m_dec_line) log(rd ? "dec_irq assert" : "dec_irq deassert", 0, false);
+    if (rh != m_hdec_line) log(rh ? "hdec_irq assert" : "hdec_irq deassert", 0, false);
+    m_dec_line = rd;
+    m_hdec_line = rh;
+    compare_lines("(assert/deassert tick)", rd, rh);
+    compare_edges("an edge");
+    // Consumers see the reference's lines: tell them only when those changed.
+    if (changed) m_changed.notify();
+}
+
+// State-changing operations compare the lines in the next delta cycle at the same tick
+// (on_change(), which the units' own change reports usually trigger anyway), so that one
+// comparison serves the operation and the change it causes. Reads and pending queries are
+// compared at once.
 void lockstep_timer_unit::write_dec(uint64_t value) {
     log("write_dec", value, true);
     m_ref->write_dec(value);
     m_dut->write_dec(value);
-    compare_lines("after write_dec");
+    compare_edges("write_dec");
+    request_check();
 }
 
 uint64_t lockstep_timer_unit::read_dec() {
@@ -133,7 +164,8 @@ void lockstep_timer_unit::write_hdec(uint64_t value) {
     log("write_hdec", value, true);
     m_ref->write_hdec(value);
     m_dut->write_hdec(value);
-    compare_lines("after write_hdec");
+    compare_edges("write_hdec");
+    request_check();
 }
 
 uint64_t lockstep_timer_unit::read_hdec() {
@@ -148,7 +180,8 @@ void lockstep_timer_unit::set_lpcr(bool ld, bool hdice) {
     log("set_lpcr", (ld ? 2u : 0u) | (hdice ? 1u : 0u), true);
     m_ref->set_lpcr(ld, hdice);
     m_dut->set_lpcr(ld, hdice);
-    compare_lines("after set_lpcr");
+    compare_edges("set_lpcr");
+    request_check();
 }
 
 bool lockstep_timer_unit::dec_pending() {
@@ -171,7 +204,8 @@ void lockstep_timer_unit::ack_hdec() {
     log("ack_hdec", 0, false);
     m_ref->ack_hdec();
     m_dut->ack_hdec();
-    compare_lines("after ack_hdec");
+    compare_edges("ack_hdec");
+    request_check();
 }
 
 }  // namespace nestvp

@@ -6,6 +6,9 @@
 // unit reports a pending change, both lines are compared at that tick. The first mismatch
 // throws lockstep_mismatch with the tick, the operation, both values and the last 16
 // operations. Built over any two timer_unit_if, so the checker can be tested with a faulty unit.
+// With a native reference and an RTL unit it also compares the predicted next edge ticks
+// after every operation and edge, and then lets the reference's edges time the RTL (no
+// sc_event of its own), which halves the kernel work of the pair.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -20,6 +23,7 @@
 
 namespace nestvp {
 
+class native_timer_unit;
 class rtl_timer_unit;
 
 class lockstep_mismatch : public std::runtime_error {
@@ -76,7 +80,7 @@ public:
 
 private:
     struct record {
-        uint64_t tick = 0;
+        uint64_t time = 0;    // sc_time value
         const char* op = "";  // a string literal: logging allocates nothing
         uint64_t arg = 0;
         bool has_arg = false;
@@ -84,19 +88,24 @@ private:
         bool has_result = false;
     };
 
-    void on_change();  // SC_METHOD: either unit reported a pending change
+    void on_change();  // SC_METHOD: either unit reported a pending change, or an op was done
+    void request_check();
+    // Native reference and RTL unit: compare the predicted next DEC and HDEC edge ticks.
+    void compare_edges(const char* after);
     void log(const char* op, uint64_t arg, bool has_arg);
     void result(uint64_t value);
     // Compares one value; throws lockstep_mismatch (with the history) when they differ.
     void compare(const char* what, uint64_t ref_value, uint64_t dut_value);
-    // Compares both pending lines and traces the reference's lines.
-    void compare_lines(const char* when);
+    // Compares the reference's lines (rd, rh) with the dut's, and traces the reference's.
+    void compare_lines(const char* when, bool rd, bool rh);
     [[noreturn]] void fail(const std::string& what, uint64_t ref_value, uint64_t dut_value);
 
     time_base& m_tb;
     std::unique_ptr<timer_unit_if> m_ref;
     std::unique_ptr<timer_unit_if> m_dut;
     std::string m_ref_name, m_dut_name;
+    native_timer_unit* m_native_ref = nullptr;  // set when ref is native and dut is RTL
+    rtl_timer_unit* m_rtl_dut = nullptr;
     rtl_timer_unit* m_tracer = nullptr;  // the dut when it is a tracing rtl_timer_unit
     int m_trace_dec = -1, m_trace_hdec = -1;
     std::array<record, history_size> m_history{};
@@ -104,6 +113,7 @@ private:
     bool m_dec_line = false, m_hdec_line = false;
     uint64_t m_comparisons = 0;
     bool m_failed = false;
+    sc_core::sc_event m_check;
     sc_core::sc_event m_changed;
 };
 

@@ -25,6 +25,11 @@ bool elaborating() {
            s == sc_core::SC_END_OF_ELABORATION;
 }
 
+// now + delta, or time_base::never when that lies beyond 2^64.
+uint64_t absolute(uint64_t now, uint64_t delta) {
+    return now + delta < now ? time_base::never : now + delta;
+}
+
 // The wrapper advances at most 2^56 ticks per clock (the RTL accepts any 64-bit adv).
 constexpr uint64_t max_advance = 1ull << 56;
 
@@ -168,6 +173,9 @@ private:
 
 }  // namespace
 
+uint64_t rtl_timer_unit::s_total_evaluations = 0;
+uint64_t rtl_timer_unit::s_total_ticks_skipped = 0;
+
 struct rtl_timer_unit::impl {
     VerilatedContext ctx;
     Vdecrementer_unit top;
@@ -299,6 +307,9 @@ void rtl_timer_unit::clock() {
     t.clk = 1;
     t.eval();
     ++m_evaluations;
+    ++s_total_evaluations;
+    m_ticks_skipped += t.adv;
+    s_total_ticks_skipped += t.adv;
     if (m_impl->vcd && m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
     t.rst = 0;
     t.adv = 0;
@@ -308,15 +319,24 @@ void rtl_timer_unit::clock() {
     t.pm_enter = 0;
 }
 
+uint64_t rtl_timer_unit::now_tick() {
+    // ticks() divides in 128 bits; most accesses repeat at one simulated time.
+    const sc_core::sc_time& t = sc_core::sc_time_stamp();
+    if (t.value() != m_now_time) {
+        m_now_time = t.value();
+        m_now_tick = m_tb.ticks_at(t);
+    }
+    return m_now_tick;
+}
+
 void rtl_timer_unit::sync() {
-    const uint64_t now = m_tb.ticks();
+    const uint64_t now = now_tick();
     if (now <= m_last_tick) return;
     uint64_t n = now - m_last_tick;
     while (n) {
         const uint64_t step = n < max_advance ? n : max_advance;
         m_impl->top.adv = step;
         clock();
-        m_ticks_skipped += step;
         n -= step;
     }
     m_last_tick = now;
@@ -330,27 +350,28 @@ void rtl_timer_unit::settle() {
         m_hdec_irq = h;
         if (!elaborating()) m_changed.notify(sc_core::SC_ZERO_TIME);
     }
-    if (elaborating()) return;  // start_of_simulation() arms the first edge
-    const uint64_t next = t.next_edge_ticks;
-    const uint64_t at = m_last_tick + next < m_last_tick ? time_base::never : m_last_tick + next;
-    if (at == m_armed_tick) return;
-    m_armed_tick = at;
-    m_edge_ev.cancel();
-    if (at == time_base::never) return;
+    if (!m_self_timed || elaborating()) return;  // start_of_simulation() arms the first edge
+    const uint64_t at = absolute(m_last_tick, t.next_edge_ticks);
+    // Re-arm only when the edge moved earlier: a timed notification replaces a later pending
+    // one, while cancelling leaves a dead entry in the kernel's queue. An edge that moved later
+    // leaves the old notification armed; it wakes on_edge(), which finds nothing to do and
+    // arms the real edge (at most one spurious wake-up per armed notification).
+    if (at >= m_armed_tick) return;
     const sc_core::sc_time when = m_tb.time_of(at);
     if (when == sc_core::sc_max_time()) return;  // beyond sc_time: never within this run
+    m_armed_tick = at;
     m_edge_ev.notify(when - sc_core::sc_time_stamp());
 }
 
 void rtl_timer_unit::start_of_simulation() {
     if (m_impl->vcd && !m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
-    m_armed_tick = time_base::never - 1;  // force arming
+    m_armed_tick = time_base::never;  // nothing armed yet
     sync();
     settle();
 }
 
 void rtl_timer_unit::on_edge() {
-    m_armed_tick = time_base::never - 1;
+    m_armed_tick = time_base::never;  // the notification has fired
     sync();
     settle();
 }
@@ -358,20 +379,18 @@ void rtl_timer_unit::on_edge() {
 void rtl_timer_unit::write_dec(uint64_t value) {
     // A DEC write needs no separate catch-up clock: the write replaces the DEC's last tick and
     // the HDEC sees all of them (the RTL's "write wins over a simultaneous tick", §7.2).
-    const uint64_t now = m_tb.ticks();
+    const uint64_t now = now_tick();
     auto& t = m_impl->top;
     uint64_t n = now > m_last_tick ? now - m_last_tick : 0;
     while (n > max_advance) {  // only beyond 2^56 ticks: catch up in whole chunks first
         t.adv = max_advance;
         clock();
-        m_ticks_skipped += max_advance;
         n -= max_advance;
     }
     t.adv = n;
     t.wr_dec = 1;
     t.dec_wdata = value;
     clock();
-    m_ticks_skipped += n;
     if (now > m_last_tick) m_last_tick = now;
     settle();
 }
@@ -430,6 +449,28 @@ void rtl_timer_unit::ack_hdec() {
         clock();
     }
     settle();
+}
+
+uint64_t rtl_timer_unit::next_dec_edge_tick() {
+    sync();
+    settle();
+    return absolute(m_last_tick, m_impl->top.dec_edge_ticks);
+}
+
+uint64_t rtl_timer_unit::next_hdec_edge_tick() {
+    sync();
+    settle();
+    return absolute(m_last_tick, m_impl->top.hdec_edge_ticks);
+}
+
+void rtl_timer_unit::set_self_timed(bool on) {
+    m_self_timed = on;
+    if (!on) {
+        m_edge_ev.cancel();
+        m_armed_tick = time_base::never;
+    } else {
+        settle();
+    }
 }
 
 int rtl_timer_unit::add_trace_line(const std::string& scope, const std::string& name) {

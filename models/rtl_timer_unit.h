@@ -42,8 +42,21 @@ public:
     // jumped across through `adv`.
     uint64_t evaluations() const { return m_evaluations; }
     uint64_t ticks_skipped() const { return m_ticks_skipped; }
+    // The same, summed over every rtl_timer_unit of this process (for whole-platform benches).
+    static uint64_t total_evaluations() { return s_total_evaluations; }
+    static uint64_t total_ticks_skipped() { return s_total_ticks_skipped; }
     // The host tick the RTL state corresponds to.
     uint64_t evaluated_tick() const { return m_last_tick; }
+
+    // Absolute host tick of the next DEC level change / HDEC 0 -> -1 crossing (time_base::never
+    // beyond 2^64), after catching up; the same quantities as decrementer::next_edge_tick() and
+    // hypervisor_decrementer::next_edge_tick().
+    uint64_t next_dec_edge_tick();
+    uint64_t next_hdec_edge_tick();
+    // Self-timing (default on): arm an sc_event at each edge the RTL reports. The lockstep
+    // checker turns it off when it compares predicted edges against a native reference and
+    // evaluates the RTL at the reference's edges instead.
+    void set_self_timed(bool on);
 
     // Extra 1-bit lines in the VCD (e.g. the native model's interrupt lines in lockstep).
     // add_trace_line returns an id (or -1 when not tracing); trace_line records its value at
@@ -58,19 +71,25 @@ private:
     struct impl;
 
     void start_of_simulation() override;
-    void on_edge();  // SC_METHOD on m_edge_ev
-    void sync();     // advance the RTL to the current host tick (one evaluation if needed)
-    void settle();   // after an operation: notify a pending change, re-arm the edge event
-    void clock();    // one RTL clock cycle with the inputs as set
+    void on_edge();       // SC_METHOD on m_edge_ev
+    void sync();          // advance the RTL to the current host tick (one evaluation if needed)
+    void settle();        // after an operation: notify a pending change, re-arm the edge event
+    void clock();         // one RTL clock cycle with the inputs as set
+    uint64_t now_tick();  // m_tb.ticks(), cached per simulated time
 
     time_base& m_tb;
     std::unique_ptr<impl> m_impl;
     uint64_t m_last_tick = 0;
-    uint64_t m_armed_tick = time_base::never;
+    uint64_t m_armed_tick = time_base::never;  // tick of the pending edge notification
+    uint64_t m_now_time = ~0ull;               // sc_time value m_now_tick belongs to
+    uint64_t m_now_tick = 0;
+    bool m_self_timed = true;
     bool m_dec_irq = false;
     bool m_hdec_irq = false;
     uint64_t m_evaluations = 0;
     uint64_t m_ticks_skipped = 0;
+    static uint64_t s_total_evaluations;  // SystemC runs on one OS thread
+    static uint64_t s_total_ticks_skipped;
     sc_core::sc_event m_edge_ev;
     sc_core::sc_event m_changed;
 };

@@ -11,6 +11,7 @@
 #include "models/native_timer_unit.h"
 #include "models/rtl_timer_unit.h"
 #include "models/time_base.h"
+#include "models/timer_unit_factory.h"
 #include "sc_test_guard.h"
 
 namespace nestvp::test {
@@ -160,6 +161,33 @@ TEST(LockstepChecker, SilentOnAgreeingUnits) {
     EXPECT_EQ(ls.read_dec(), ~0ull - 99);
     EXPECT_FALSE(ls.failed());
     EXPECT_GT(ls.comparisons(), 10u);
+}
+
+// Native reference and RTL unit: the predicted next edges are compared after every operation.
+// Desynchronise the reference behind the checker's back: the next operation reports it.
+TEST(LockstepChecker, ComparesPredictedEdgesOfNativeAndRtl) {
+    NESTVP_SC_TEST_GUARD();
+    time_base tb("tb");
+    timer_unit_options o;
+    o.impl = "lockstep";
+    auto u = make_timer_unit("ls", tb, o);
+    auto& ls = dynamic_cast<lockstep_timer_unit&>(*u);
+    sc_start(sc_core::SC_ZERO_TIME);
+    ls.set_lpcr(true, true);
+    ls.write_dec(1000);
+    advance(tb, 10);
+    dynamic_cast<native_timer_unit&>(ls.ref()).write_dec(500);  // only the reference
+    const uint64_t now = tb.ticks();
+    try {
+        ls.write_hdec(77);
+        FAIL() << "the desynchronised DEC was not caught";
+    } catch (const lockstep_mismatch& e) {
+        EXPECT_EQ(e.op(), "next DEC edge tick after write_hdec");
+        EXPECT_EQ(e.ref_value(), now + 501);
+        EXPECT_EQ(e.dut_value(), now + 991);
+        EXPECT_NE(std::string(e.what()).find("tlm=0x"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find(" rtl=0x"), std::string::npos);
+    }
 }
 
 // A unit maker that returns nothing is a clear error.
