@@ -186,6 +186,39 @@ TEST_P(Choice, PrivilegeRules) {
     EXPECT_FALSE(r.ic.msr() & msr::hv);  // a Program interrupt keeps HV
 }
 
+// §1: DEC/HDEC expiries are in host ticks; TB register writes (offset changes) do not move them.
+TEST_P(Choice, TbWritesDoNotMoveDecOrHdec) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr_hv, lpcr::ld | lpcr::hdice);
+    r.start();
+    r.mt(spr::dec, 1000);
+    r.mt(spr::hdec, 2000);
+    r.advance(10);
+    r.mt(spr::tbu40, 0x5500000000000000ull);
+    r.mt(spr::tbl_w, 0x12345);
+    r.tbr.apply_offset(round_tb_offset(0x123));
+    r.advance(10);
+    EXPECT_EQ(r.mf(spr::dec), 980u);
+    EXPECT_EQ(r.mf(spr::hdec), 1980u);
+    r.advance(981);
+    EXPECT_TRUE(r.unit->dec_pending());
+    EXPECT_FALSE(r.unit->hdec_pending());
+}
+
+// Misuse by a model (not by guest software) is reported, never a crash.
+TEST_P(Choice, MisuseIsReported) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr_hv, 0);
+    r.start();
+    EXPECT_THROW(r.ic.take(0), std::logic_error);  // nothing deliverable
+    EXPECT_THROW(r.sa.mfspr(spr::tbu40), std::invalid_argument);
+    EXPECT_THROW(r.sa.mtspr(spr::tb, 1), std::invalid_argument);
+    EXPECT_THROW(r.sa.raise(r.sa.mfspr(spr::tb), 0), std::logic_error);
+    timer_unit_options o;
+    o.impl = "bogus";
+    EXPECT_THROW(make_timer_unit("x", r.tb, o), std::invalid_argument);
+}
+
 INSTANTIATE_TEST_SUITE_P(Impl, Choice, ::testing::ValuesIn(timer_impls()), impl_name);
 
 }  // namespace
