@@ -28,6 +28,7 @@ void core::set_active(unsigned thread_index, bool active) {
     m_busy_since = now;
     m_active[thread_index] = active;
     m_active_count += active ? 1 : -1;
+    ++m_rerate_count;
     m_rerate.notify();
 }
 

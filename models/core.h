@@ -29,6 +29,8 @@ public:
     double thread_rate() const;
     // Notified (immediately) whenever the active-thread count changes.
     const sc_core::sc_event& rerate_event() const { return m_rerate; }
+    // Incremented with every change of the active-thread count.
+    uint64_t rerate_count() const { return m_rerate_count; }
     // Integral over time of the active-thread count, in thread-seconds (for statistics).
     double busy_thread_seconds() const;
 
@@ -39,6 +41,7 @@ private:
     std::vector<bool> m_active;
     unsigned m_active_count = 0;
     sc_core::sc_event m_rerate;
+    uint64_t m_rerate_count = 0;
     double m_busy_acc = 0;
     sc_core::sc_time m_busy_since;
 };

@@ -15,9 +15,13 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       hcall_socket("hcall_socket"),
       m_core(owner),
       m_index(index),
+      m_id(index),
       m_timers(make_timer_unit("timers", owner.tb(), timer_opts)),
       m_irq("irq", *m_timers),
-      m_tbr(owner.tb()) {}
+      m_tbr(owner.tb()),
+      m_timeout("timeout") {
+    m_wake = m_timeout | m_irq.deliverable_event() | m_core.rerate_event();
+}
 
 void hardware_thread::set_handler(context_level lvl, interrupt_handler handler) {
     m_handlers.at(static_cast<unsigned>(lvl)) = std::move(handler);
@@ -34,23 +38,35 @@ hardware_thread::accounting hardware_thread::current_accounting() const {
 hardware_thread::compute_result hardware_thread::compute(double cycles) {
     compute_result r;
     double remaining = cycles;
+    const double resolution = sc_core::sc_get_time_resolution().to_seconds();
     while (remaining > 1e-6) {
         if (m_irq.pending_vector()) {
             r.interrupted = true;
             break;
         }
         const double rate = m_core.thread_rate();
+        const uint64_t rerates = m_core.rerate_count();
         const sc_core::sc_time start = sc_core::sc_time_stamp();
-        const double units = std::ceil(remaining / rate / sc_core::sc_get_time_resolution().to_seconds());
+        const sc_core::sc_time dt = sc_core::sc_time::from_value(
+            static_cast<sc_dt::uint64>(std::ceil(remaining / rate / resolution)));
+        const sc_core::sc_time deadline = start + dt;
         m_seg_active = true, m_seg_acct = current_accounting(), m_seg_rate = rate, m_seg_start = start;
-        sc_core::wait(sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(units)),
-                      m_irq.deliverable_event() | m_core.rerate_event());
+        m_timeout.cancel();
+        m_timeout.notify(dt);
+        for (;;) {
+            sc_core::wait(m_wake);
+            ++m_wakeups;
+            if (sc_core::sc_time_stamp() >= deadline || m_core.rerate_count() != rerates ||
+                m_irq.pending_vector())
+                break;
+        }
         m_seg_active = false;
         const double done = std::min(remaining, (sc_core::sc_time_stamp() - start).to_seconds() * rate);
         m_cycles[m_seg_acct] += done;
         remaining -= done;
         r.done += done;
     }
+    m_timeout.cancel();
     return r;
 }
 

@@ -50,7 +50,10 @@ public:
                     const timer_unit_options& timer_opts);
 
     core& owner() { return m_core; }
-    unsigned index() const { return m_index; }
+    unsigned index() const { return m_index; }  // within its core
+    // Platform-wide thread number (statistics); defaults to the index within the core.
+    unsigned id() const { return m_id; }
+    void set_id(unsigned id) { m_id = id; }
     timer_unit_if& timers() { return *m_timers; }
     interrupt_controller& irq() { return m_irq; }
     tb_register& tbr() { return m_tbr; }
@@ -95,6 +98,8 @@ public:
     double cycles(accounting a) const;
     sc_core::sc_time entry_time() const { return m_entry_time; }
     sc_core::sc_time trap_time() const { return m_trap_time; }
+    // SystemC wake-ups of this thread's software (compute, entry, trap): for statistics.
+    uint64_t wakeups() const { return m_wakeups; }
 
 private:
     void guest_trap(const trap_info& t);  // guest side of a trap: hand back, wait for re-entry
@@ -103,6 +108,7 @@ private:
 
     core& m_core;
     unsigned m_index;
+    unsigned m_id;
     std::unique_ptr<timer_unit_if> m_timers;
     interrupt_controller m_irq;
     tb_register m_tbr;
@@ -115,6 +121,12 @@ private:
     bool m_trap_pending = false;
     sc_core::sc_event m_trap_event;
     sc_core::sc_time m_entry_time, m_trap_time;
+
+    // compute()'s own timeout: a wake-up by a change that makes nothing deliverable keeps
+    // waiting for the same deadline instead of scheduling a new one.
+    sc_core::sc_event m_timeout;
+    sc_core::sc_event_or_list m_wake;
+    uint64_t m_wakeups = 0;
 
     std::array<double, acct_count> m_cycles{};
     // The compute() segment in progress (for cycles()).

@@ -160,6 +160,10 @@ std::vector<param_def> build_schema() {
     t.push_back(uint_key("machine.cores", 0, 1024, "",
                          "cores; 0 = as many as the hardware threads need",
                          [](pc& c) -> unsigned& { return c.machine.cores; }));
+    t.push_back(string_key("machine.placement", {"pack", "spread"},
+                           "L1 vCPU threads on cores: pack fills a core first, spread puts one "
+                           "thread per core first",
+                           [](pc& c) -> std::string& { return c.machine.placement; }));
     t.push_back(string_key("machine.timer.impl", {"tlm", "rtl", "lockstep"},
                            "decrementer implementation: TLM model, Verilated RTL, or both compared",
                            [](pc& c) -> std::string& { return c.machine.timer_impl; }));
@@ -191,6 +195,9 @@ std::vector<param_def> build_schema() {
                          [](pc& c) -> unsigned& { return c.l2.hz; }));
     t.push_back(bool_key("l2.nohz_idle", "idle vCPUs program only the next timer event (NO_HZ)",
                          [](pc& c) -> bool& { return c.l2.nohz_idle; }));
+    t.push_back(bool_key("l2.dtl", "L2 registered a dispatch trace log: each entry reads NIA "
+                         "(kvmppc_update_vpa_dispatch_p9, nested-virtualization.md §2.5)",
+                         [](pc& c) -> bool& { return c.l2.dtl; }));
     t.push_back(real_key("l2.housekeeping_hz", 0, 10000, false, "Hz",
                          "housekeeping timer events per second on an idle vCPU",
                          [](pc& c) -> double& { return c.l2.housekeeping_hz; }));

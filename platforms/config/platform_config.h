@@ -20,6 +20,9 @@ struct machine_config {
     uint64_t core_clock_hz = 3000000000ull;  // issue: default 3.0 GHz
     uint64_t tb_freq_hz = 512000000ull;      // timer-facilities.md §1
     unsigned cores = 0;                      // 0: as many as the hardware threads need
+    // How L1 vCPU threads land on cores: "spread" fills one thread per core first (the Linux
+    // scheduler balances busy tasks across cores before siblings), "pack" fills a core first.
+    std::string placement = "pack";
     unsigned threads_per_core = 4;           // SMT mode (1..8)
     // Speed of one active thread when k threads of its core are active, k = 1..threads_per_core.
     std::vector<double> smt_speed = {1.0, 0.6, 0.45, 0.35};
@@ -46,6 +49,9 @@ struct l2_config {
     unsigned hz = 100;              // periodic tick while busy
     bool nohz_idle = true;          // idle vCPUs program the next timer event only
     double housekeeping_hz = 2.0;   // timer events per second on an idle vCPU
+    // L2 registered a dispatch trace log: every entry reads NIA for the DTL entry
+    // (kvmppc_update_vpa_dispatch_p9, nested-virtualization.md §2.5).
+    bool dtl = true;
     cost_table costs;
 };
 

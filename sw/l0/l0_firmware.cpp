@@ -28,14 +28,22 @@ l0_firmware::l0_firmware(const sc_core::sc_module_name& name, run_output_policy 
     hcall_socket.register_b_transport(this, &l0_firmware::b_transport);
 }
 
-void l0_firmware::charge(hardware_thread& t, uint64_t cycles) {
-    if (cycles) t.execute(static_cast<double>(cycles));
+void l0_firmware::charge(hardware_thread& t, uint64_t cycles) { m_owed[&t] += cycles; }
+
+void l0_firmware::settle(hardware_thread& t) {
+    uint64_t& owed = m_owed[&t];
+    if (owed == 0) return;
+    const double cycles = static_cast<double>(owed);
+    owed = 0;
+    t.execute(cycles);
 }
 
 void l0_firmware::charge_memory(hardware_thread& t) {
-    (void)t;
+    // Guest-memory latency (TLM annotated delay) is time the thread spends in L0.
     const sc_core::sc_time d = memory.take_delay();
-    if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
+    if (d == sc_core::SC_ZERO_TIME) return;
+    settle(t);
+    sc_core::wait(d);
 }
 
 void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -52,10 +60,11 @@ void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
         sc_core::wait(delay);
         delay = sc_core::SC_ZERO_TIME;
     }
-    m_metrics.add(counter::l0_hcalls, f.thread->index());
+    m_metrics.add(counter::l0_hcalls, f.thread->id());
     charge(*f.thread, m_costs.hcall_entry);
     dispatch(f);
     charge(*f.thread, m_costs.hcall_return);
+    settle(*f.thread);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -77,14 +86,14 @@ void l0_firmware::h_guest_state_hcall(hcall_frame& f) {
     charge_memory(t);
     uint64_t cost = m_costs.guest_create;
     if (op == papr::H_GUEST_GET_STATE) {
-        m_metrics.add(counter::l0_get_state, t.index());
+        m_metrics.add(counter::l0_get_state, t.id());
         cost = m_costs.get_state;
     } else if (op == papr::H_GUEST_SET_STATE) {
-        m_metrics.add(counter::l0_set_state, t.index());
+        m_metrics.add(counter::l0_set_state, t.id());
         cost = m_costs.set_state;
     }
-    m_metrics.add(counter::l0_gsb_elements_in, t.index(), r.elements_in);
-    m_metrics.add(counter::l0_gsb_elements_out, t.index(), r.elements_out);
+    m_metrics.add(counter::l0_gsb_elements_in, t.id(), r.elements_in);
+    m_metrics.add(counter::l0_gsb_elements_out, t.id(), r.elements_out);
     charge(t, cost + m_costs.gsb_element * (r.elements_in + r.elements_out));
     if (r.ok() && op == papr::H_GUEST_CREATE_VCPU) context_for(f.r[5], f.r[6]);
     f.r[3] = static_cast<uint64_t>(r.r3);
@@ -106,7 +115,8 @@ void l0_firmware::h_cede(hcall_frame& f) {
     // the thread is inactive meanwhile, so its SMT siblings speed up.
     hardware_thread& t = *f.thread;
     charge(t, m_costs.cede);
-    m_metrics.add(counter::l0_l1_cedes, t.index());
+    settle(t);
+    m_metrics.add(counter::l0_l1_cedes, t.id());
     t.set_active(false);
     while (!t.timers().dec_pending()) sc_core::wait(t.timers().pending_changed_event());
     t.set_active(true);
@@ -118,6 +128,7 @@ trap_info l0_firmware::run_l2(hardware_thread& t, sw_context& l2, const l2_timin
                               uint64_t& dec_expiry_out) {
     timer_unit_if& timers = t.timers();
     const uint64_t l1_offset = t.host() ? t.host()->tb_offset : 0;
+    settle(t);  // everything before the TB read is retired
     const uint64_t host_now = t.owner().tb().ticks();
     const uint64_t now_l1 = host_now + l1_offset;
     const uint64_t l1_lpcr = t.irq().lpcr();
@@ -131,13 +142,14 @@ trap_info l0_firmware::run_l2(hardware_thread& t, sw_context& l2, const l2_timin
     trap_info trap{vector::hdecrementer, l2.nia, l2.msr};
     if (hdec < 0) {
         // The L1 time limit already passed: exit at once with 0x980, L2 not entered.
-        m_metrics.add(counter::l0_immediate_exits, t.index());
+        m_metrics.add(counter::l0_immediate_exits, t.id());
     } else {
         timers.write_hdec(static_cast<uint64_t>(hdec));
         l2.tb_offset = l1_offset + in.l2_offset;  // offsets add up across levels (§2.4)
-        m_metrics.add(counter::l0_l2_entries, t.index());
+        m_metrics.add(counter::l0_l2_entries, t.id());
         trap = t.enter(l2);
         charge(t, m_costs.l2_exit);
+        settle(t);
     }
     // Exit (§6 exit_nested_store_l2): L2's DEC expiry kept in L1 TB, offset removed.
     const uint64_t host_exit = t.owner().tb().ticks();
@@ -152,10 +164,10 @@ trap_info l0_firmware::run_l2(hardware_thread& t, sw_context& l2, const l2_timin
 void l0_firmware::h_guest_run_vcpu(hcall_frame& f) {
     hardware_thread& t = *f.thread;
     const uint64_t flags = f.r[4], guest = f.r[5], vcpu = f.r[6];
-    m_metrics.add(counter::l0_run_vcpu, t.index());
+    m_metrics.add(counter::l0_run_vcpu, t.id());
     const hcall_result in = m_table.begin_run(guest, vcpu, flags, memory);
     charge_memory(t);
-    m_metrics.add(counter::l0_gsb_elements_in, t.index(), in.elements_in);
+    m_metrics.add(counter::l0_gsb_elements_in, t.id(), in.elements_in);
     charge(t, m_costs.gsb_element * in.elements_in);
     sw_context* l2 = in.ok() ? context_for(guest, vcpu) : nullptr;
     if (!in.ok() || !l2) {
@@ -182,7 +194,7 @@ void l0_firmware::h_guest_run_vcpu(hcall_frame& f) {
     m_table.set_u64(guest, vcpu, gsid::DEC_EXPIRY_TB, dec_expiry);
     const hcall_result out = m_table.end_run(guest, vcpu, trap.vector, m_policy, memory);
     charge_memory(t);
-    m_metrics.add(counter::l0_gsb_elements_out, t.index(), out.elements_out);
+    m_metrics.add(counter::l0_gsb_elements_out, t.id(), out.elements_out);
     charge(t, m_costs.gsb_element * out.elements_out);
     m_metrics.add_exit(trap.vector);
     f.r[3] = static_cast<uint64_t>(out.r3);
@@ -193,7 +205,7 @@ void l0_firmware::h_enter_nested(hcall_frame& f) {
     // nestedv1 (§2.3, §2.4): the whole L2 state travels in hv_guest_state + pt_regs in L1
     // memory; hdec_expiry is L1's time limit; the DEC register carries L2's DEC both ways.
     hardware_thread& t = *f.thread;
-    m_metrics.add(counter::l0_enter_nested, t.index());
+    m_metrics.add(counter::l0_enter_nested, t.id());
     const uint64_t hv_addr = f.r[4], regs_addr = f.r[5];
     hv_guest_state hv;
     int64_t rc = hv_guest_state_read(memory, hv_addr, hv);

@@ -29,7 +29,7 @@ std::vector<uint8_t> be64s(std::initializer_list<uint64_t> values) {
 kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
                            const dec_policy& policy, memory_port& mem, const vcpu_buffers& buffers,
                            const l1_costs& costs, nested_metrics& metrics, uint64_t l2_boot_msr,
-                           uint64_t l2_boot_nia)
+                           uint64_t l2_boot_nia, bool l2_dtl)
     : m_cpu(cpu),
       m_guest(guest),
       m_policy(policy),
@@ -39,12 +39,13 @@ kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
       m_metrics(metrics),
       m_cache(cpu.thread(), mem, metrics, l1_gsb_costs{costs.gsb_element}),
       m_l2_boot_msr(l2_boot_msr),
-      m_l2_boot_nia(l2_boot_nia) {
+      m_l2_boot_nia(l2_boot_nia),
+      m_l2_dtl(l2_dtl) {
     m_vcpu.id = vcpu_id;
     m_vcpu.dec_timer.callback = [this] {
         // kvmppc_decrementer_wakeup -> kvmppc_decrementer_func: queue DEC, kick (§3.3).
         m_vcpu.dec_queued = true;
-        m_metrics.add(counter::l1_timer_wakes, m_cpu.thread().index());
+        m_metrics.add(counter::l1_timer_wakes, m_cpu.thread().id());
     };
 }
 
@@ -155,7 +156,7 @@ uint64_t kvm_run_loop::hcall_number() {
 void kvm_run_loop::kvmppc_cede() {
     // kvmppc_cede: MSR[EE] := 1 in the vCPU's MSR, ceded := 1 (cleared if prodded), r3 := 0.
     exec(m_costs.cede);
-    m_metrics.add(counter::l1_cedes, m_cpu.thread().index());
+    m_metrics.add(counter::l1_cedes, m_cpu.thread().id());
     if (m_guest.nestedv2) {
         m_cache.set(gsid::MSR, m_cache.get(gsid::MSR) | msr::ee);
         m_cache.set(gsid::GPR3, papr::H_SUCCESS);
@@ -170,7 +171,7 @@ void kvm_run_loop::kvmppc_cede() {
 void kvm_run_loop::set_timer() {
     // kvmppc_set_timer (§3.3): queue the DEC at once if already expired, else arm the hrtimer.
     exec(m_costs.set_timer);
-    m_metrics.add(counter::l1_set_timer, m_cpu.thread().index());
+    m_metrics.add(counter::l1_set_timer, m_cpu.thread().id());
     const uint64_t now = m_cpu.mftb();
     const uint64_t expiry = dec_expires_host_tb();
     if (now > expiry)
@@ -236,7 +237,7 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
 
 void kvm_run_loop::run_single_vcpu() {
     hardware_thread& t = m_cpu.thread();
-    const unsigned ti = t.index();
+    const unsigned ti = t.id();
     // Step 1-2: reset the trap and ceded; mark runnable; hard-disable interrupts.
     exec(m_costs.run_loop_pass);
     m_vcpu.trap = 0;
@@ -253,6 +254,9 @@ void kvm_run_loop::run_single_vcpu() {
     if (time_limit <= tb) {
         m_metrics.add(counter::l1_early_returns, ti);
     } else {
+        // kvmppc_update_vpa_dispatch_p9: the DTL entry records the PC; nestedv2 reloads NIA
+        // with a GET_STATE when the last exit did not return it (§2.5).
+        if (m_l2_dtl && m_guest.nestedv2) m_cache.get(gsid::NIA);
         const sc_core::sc_time issued = sc_core::sc_time_stamp();
         trap = m_guest.nestedv2 ? enter_nestedv2(time_limit, tb) : enter_nestedv1(time_limit, tb);
         if (t.entry_time() >= issued) {

@@ -42,7 +42,8 @@ class kvm_run_loop {
 public:
     kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id, const dec_policy& policy,
                  memory_port& mem, const vcpu_buffers& buffers, const l1_costs& costs,
-                 nested_metrics& metrics, uint64_t l2_boot_msr, uint64_t l2_boot_nia);
+                 nested_metrics& metrics, uint64_t l2_boot_msr, uint64_t l2_boot_nia,
+                 bool l2_dtl);
 
     // The L1 vCPU's program (a SystemC thread).
     void main();
@@ -74,6 +75,7 @@ private:
     kvm_vcpu m_vcpu;
     nestedv2_state_cache m_cache;
     uint64_t m_l2_boot_msr, m_l2_boot_nia;
+    bool m_l2_dtl;
 };
 
 }  // namespace nestvp

@@ -71,11 +71,11 @@ void l1_cpu::irq_disable() {
 void l1_cpu::timer_interrupt(const interrupt_record&) {
     // timer_interrupt (§6): positive DEC first (level), then expired events, then reprogram.
     m_thread.timers().write_dec(m_dec_max);
-    m_metrics.add(counter::l1_timer_interrupts, m_thread.index());
+    m_metrics.add(counter::l1_timer_interrupts, m_thread.id());
     exec(m_costs.timer_interrupt);
     const uint64_t now = mftb();
     if (m_tick_running && now >= m_next_tick) {
-        m_metrics.add(counter::l1_ticks, m_thread.index());
+        m_metrics.add(counter::l1_ticks, m_thread.id());
         exec(m_costs.tick);
         while (m_next_tick <= now) m_next_tick += m_tick_period;
     }
@@ -92,7 +92,7 @@ void l1_cpu::timer_interrupt(const interrupt_record&) {
 void l1_cpu::block_until(const std::function<bool()>& woken) {
     // schedule() away from the vCPU task; the CPU goes idle with the tick stopped (NO_HZ).
     exec(m_costs.block);
-    m_metrics.add(counter::l1_blocks, m_thread.index());
+    m_metrics.add(counter::l1_blocks, m_thread.id());
     m_tick_running = false;
     const uint64_t saved_nia = m_ctx.nia;
     while (!woken()) {

@@ -1,5 +1,6 @@
 #include "sw/l1/nestedv2_state_cache.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -11,7 +12,13 @@ namespace nestvp {
 
 nestedv2_state_cache::nestedv2_state_cache(hardware_thread& thread, memory_port& mem,
                                            nested_metrics& metrics, const l1_gsb_costs& costs)
-    : m_thread(thread), m_mem(mem), m_metrics(metrics), m_costs(costs) {}
+    : m_thread(thread),
+      m_mem(mem),
+      m_metrics(metrics),
+      m_costs(costs),
+      m_values(0x10000, 0),
+      m_valid_gen(0x10000, 0),
+      m_dirty_gen(0x10000, 0) {}
 
 void nestedv2_state_cache::attach(uint64_t guest, uint64_t vcpu, uint64_t input_addr,
                                   uint64_t input_size, uint64_t output_addr,
@@ -30,7 +37,7 @@ int64_t nestedv2_state_cache::hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint6
 }
 
 uint64_t nestedv2_state_cache::get(uint16_t id) {
-    if (m_valid.count(id)) return m_values[id];
+    if (valid(id)) return m_values[id];
     // __kvmhv_nestedv2_cached_reload: one GET_STATE of one element in the input buffer.
     gsb_builder req;
     req.add_request(id);
@@ -50,29 +57,28 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
                                          : load_be32(buf.data() + elems[0].offset);
     m_thread.execute(static_cast<double>(m_costs.gsb_element));
     ++m_reloads;
-    m_metrics.add(counter::l1_cache_reloads, m_thread.index());
+    m_metrics.add(counter::l1_cache_reloads, m_thread.id());
     m_values[id] = v;
-    m_valid.insert(id);
+    m_valid_gen[id] = m_valid_now;
     return v;
 }
 
 void nestedv2_state_cache::set(uint16_t id, uint64_t value) {
     m_values[id] = value;
-    m_valid.insert(id);
-    m_dirty.insert(id);
+    m_valid_gen[id] = m_valid_now;
+    if (m_dirty_gen[id] != m_dirty_now) {
+        m_dirty_gen[id] = m_dirty_now;
+        m_dirty_ids.push_back(id);
+    }
 }
 
 void nestedv2_state_cache::mark_all_dirty(const std::vector<uint16_t>& ids) {
-    for (uint16_t id : ids) {
-        m_values.emplace(id, 0);
-        m_valid.insert(id);
-        m_dirty.insert(id);
-    }
+    for (uint16_t id : ids) set(id, m_values[id]);
 }
 
 void nestedv2_state_cache::flush(uint64_t hdec_expiry_tb, uint64_t lpcr_value) {
     gsb_builder in;
-    for (uint16_t id : m_dirty) {
+    for (uint16_t id : m_dirty_ids) {
         if (id == gsid::HDEC_EXPIRY_TB || id == gsid::LPCR) continue;
         const gsb_id_info* info = gsb_find_id(id);
         if (!info) continue;
@@ -89,12 +95,19 @@ void nestedv2_state_cache::flush(uint64_t hdec_expiry_tb, uint64_t lpcr_value) {
 }
 
 void nestedv2_state_cache::after_run() {
-    m_dirty.clear();
-    m_valid.clear();
-    // kvmhv_nestedv2_parse_output: every ID present is valid again.
-    std::vector<uint8_t> buf(m_out_size);
-    if (!m_mem.read(m_out_addr, buf.data(), buf.size())) return;
-    std::vector<gsb_element> elems;
+    ++m_dirty_now;
+    m_dirty_ids.clear();
+    ++m_valid_now;
+    // kvmhv_nestedv2_parse_output: every ID present is valid again. Read the header, then
+    // exactly the elements it announces (bounded by the registered size).
+    uint8_t hdr[GSB_HEADER_SIZE];
+    if (!m_mem.read(m_out_addr, hdr, sizeof(hdr))) return;
+    const uint64_t n = load_be32(hdr);
+    const uint64_t want = std::min<uint64_t>(m_out_size, GSB_HEADER_SIZE + n * (GSB_ELEMENT_HEADER_SIZE + 16));
+    m_scratch.resize(want);
+    if (!m_mem.read(m_out_addr, m_scratch.data(), want)) return;
+    const std::vector<uint8_t>& buf = m_scratch;
+    std::vector<gsb_element>& elems = m_elems;
     const gsb_status st = gsb_decode(buf.data(), buf.size(), gsb_request{gsb_op::get}, elems);
     if (!st.ok()) throw std::runtime_error("L1: bad run-output buffer: " + st.message);
     for (const gsb_element& e : elems) {
@@ -104,7 +117,7 @@ void nestedv2_state_cache::after_run() {
             m_values[e.id] = load_be32(buf.data() + e.offset);
         else
             continue;
-        m_valid.insert(e.id);
+        m_valid_gen[e.id] = m_valid_now;
     }
     m_thread.execute(static_cast<double>(m_costs.gsb_element * elems.size()));
 }

@@ -5,11 +5,10 @@
 // one H_GUEST_GET_STATE with a single element (borrowing the run-input buffer); writes mark the
 // ID dirty and travel in the next run-input buffer, with HDEC_EXPIRY_TB and LPCR always.
 #include <cstdint>
-#include <map>
-#include <set>
 #include <vector>
 
 #include "models/hardware_thread.h"
+#include "sw/gsb/gsb_codec.h"
 #include "sw/gsb/memory_port.h"
 #include "sw/metrics/nested_metrics.h"
 
@@ -31,7 +30,7 @@ public:
     uint64_t get(uint16_t id);
     // kvmppc_set_*: the new value, dirty until the next run.
     void set(uint16_t id, uint64_t value);
-    bool valid(uint16_t id) const { return m_valid.count(id) != 0; }
+    bool valid(uint16_t id) const { return m_valid_gen[id] == m_valid_now; }
     void mark_all_dirty(const std::vector<uint16_t>& ids);
 
     // kvmhv_nestedv2_flush_vcpu: writes the run-input buffer (dirty IDs, HDEC_EXPIRY_TB, LPCR).
@@ -52,8 +51,14 @@ private:
     l1_gsb_costs m_costs;
     uint64_t m_guest = 0, m_vcpu = 0;
     uint64_t m_in_addr = 0, m_in_size = 0, m_out_addr = 0, m_out_size = 0;
-    std::map<uint16_t, uint64_t> m_values;
-    std::set<uint16_t> m_valid, m_dirty;
+    // Dense per-ID arrays: an ID is valid/dirty when its mark equals the current generation,
+    // so invalidating everything at each exit is one increment.
+    std::vector<uint64_t> m_values;
+    std::vector<uint32_t> m_valid_gen, m_dirty_gen;
+    uint32_t m_valid_now = 1, m_dirty_now = 1;
+    std::vector<uint16_t> m_dirty_ids;
+    std::vector<uint8_t> m_scratch;
+    std::vector<gsb_element> m_elems;
     uint64_t m_reloads = 0;
 };
 

@@ -36,7 +36,7 @@ void l2_kernel::set_next_event(uint64_t delta) {
     delta = std::clamp<uint64_t>(delta, min_delta, m_dec_max);
     m_next_tb = mftb() + delta;
     m_thread.timers().write_dec(delta - 1);
-    m_metrics.add(counter::l2_set_dec, m_thread.index());
+    m_metrics.add(counter::l2_set_dec, m_thread.id());
     exec(m_costs.set_dec);
 }
 
@@ -66,12 +66,12 @@ uint64_t l2_kernel::next_housekeeping_interval() {
 
 void l2_kernel::run_expired_timers(uint64_t now) {
     if (m_tick_running && now >= m_next_tick) {
-        m_metrics.add(counter::l2_ticks, m_thread.index());
+        m_metrics.add(counter::l2_ticks, m_thread.id());
         exec(m_costs.tick);
         while (m_next_tick <= now) m_next_tick += m_tick_period;
     }
     if (!m_work && now >= m_next_housekeeping) {
-        m_metrics.add(counter::l2_housekeeping, m_thread.index());
+        m_metrics.add(counter::l2_housekeeping, m_thread.id());
         exec(m_costs.housekeeping);
         m_next_housekeeping = now + next_housekeeping_interval();
     }
@@ -81,13 +81,13 @@ void l2_kernel::timer_interrupt(const interrupt_record& rec) {
     // timer_interrupt (L-time, §6): write a positive DEC first (the exception is a level),
     // then run the clockevent handler if the event is due, else reprogram (early interrupt).
     m_thread.timers().write_dec(m_dec_max);
-    m_metrics.add(counter::l2_timer_interrupts, m_thread.index());
+    m_metrics.add(counter::l2_timer_interrupts, m_thread.id());
     exec(m_costs.timer_interrupt);
     const uint64_t now = mftb();
     if (now >= m_next_tb) {
         run_expired_timers(now);
     } else {
-        m_metrics.add(counter::l2_early_timer_interrupts, m_thread.index());
+        m_metrics.add(counter::l2_early_timer_interrupts, m_thread.id());
     }
     program_next_event();
     (void)rec;
@@ -101,7 +101,7 @@ void l2_kernel::idle_loop() {
         exec(m_costs.idle_enter);
         if (m_params.nohz_idle) m_tick_running = false;
         program_next_event();
-        m_metrics.add(counter::l2_cedes, m_thread.index());
+        m_metrics.add(counter::l2_cedes, m_thread.id());
         m_thread.set_nia(nia_cede);
         m_ctx.gpr[3] = papr::H_CEDE;
         m_thread.guest_hcall();

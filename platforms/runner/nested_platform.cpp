@@ -1,0 +1,154 @@
+#include "platforms/runner/nested_platform.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "models/interrupt_controller.h"
+#include "platforms/config/cost_catalog.h"
+#include "sw/workloads/arithoh.h"
+
+namespace nestvp {
+
+namespace {
+constexpr uint64_t memory_size = 4ull << 20;    // the part of L1 memory the model touches
+constexpr uint64_t buffers_base = 0x100000;     // per-vCPU buffers, 64 KiB apart
+constexpr uint64_t run_input_size = 4096;       // all thread-wide IDs fit (§2.5)
+constexpr uint64_t run_output_size = 1024;      // >= RUN_OUTPUT_MIN_SIZE (0x80, §5.1)
+constexpr uint64_t l2_boot_nia = 0xc000000000000100ull;
+constexpr size_t coroutine_stack = 256 * 1024;
+
+run_output_policy parse_policy(const std::string& s) {
+    run_output_policy p;
+    if (!parse_run_output_policy(s, p))
+        throw std::invalid_argument("unknown l0.run_output '" + s + "'");
+    return p;
+}
+
+uint64_t c(const cost_table& t, const char* name) { return cost_cycles(t, name); }
+}  // namespace
+
+nested_platform::nested_platform(const sc_core::sc_module_name& name, const platform_config& cfg,
+                                 nested_metrics& metrics)
+    : sc_core::sc_module(name), m_cfg(cfg), m_metrics(metrics) {
+    const unsigned n = cfg.l2.vcpus;
+    const unsigned per_core = cfg.machine.threads_per_core;
+    const unsigned needed = (n + per_core - 1) / per_core;
+    const unsigned ncores = cfg.machine.cores ? cfg.machine.cores : needed;
+    if (ncores < needed)
+        throw std::invalid_argument("machine.cores = " + std::to_string(ncores) + " holds " +
+                                    std::to_string(ncores * per_core) + " threads; l2.vcpus needs " +
+                                    std::to_string(n));
+    for (unsigned i = 0; i < ncores; ++i)
+        m_cores.push_back(std::make_unique<core>(("core" + std::to_string(i)).c_str(),
+                                                 cfg.machine.core_clock_hz, cfg.machine.smt_speed,
+                                                 cfg.machine.tb_freq_hz));
+    timer_unit_options topts;
+    topts.impl = cfg.machine.timer_impl;
+    topts.dec_bits = cfg.machine.dec_bits;
+
+    const cost_table& k0 = cfg.l0.costs;
+    const l0_costs l0c{c(k0, "hcall_entry"), c(k0, "hcall_return"), c(k0, "run_vcpu"),
+                       c(k0, "l2_exit"),     c(k0, "gsb_element"),  c(k0, "get_state"),
+                       c(k0, "set_state"),   c(k0, "guest_create"), c(k0, "enter_nested"),
+                       c(k0, "cede"),        c(k0, "prod")};
+    m_memory = std::make_unique<guest_memory>("l1_memory", memory_size);
+    m_l0 = std::make_unique<l0_firmware>("l0", parse_policy(cfg.l0.run_output), l0c, metrics);
+    m_l0->memory.socket.bind(m_memory->socket);
+    m_l1_mem = std::make_unique<l1_memory>(*m_memory);
+    m_policy = make_dec_policy(cfg.l1.dec_policy);
+    m_guest.nestedv2 = cfg.l0.api == "v2";
+    m_guest.tb_offset = l2_tb_offset;
+    m_guest.lpcr = cfg.machine.large_dec ? lpcr::ld : 0;
+
+    const cost_table& k1 = cfg.l1.costs;
+    const l1_costs l1c{c(k1, "run_loop_pass"), c(k1, "handle_exit"), c(k1, "cede"),
+                       c(k1, "set_timer"), c(k1, "gsb_element")};
+    const l1_cpu_costs cpuc{c(k1, "tick"), c(k1, "tick"), c(k1, "block"), c(k1, "wake")};
+    const cost_table& k2 = cfg.l2.costs;
+    const l2_costs l2c{c(k2, "timer_interrupt"), c(k2, "tick"),      c(k2, "housekeeping"),
+                       c(k2, "idle_enter"),      c(k2, "idle_exit"), c(k2, "set_dec")};
+    const double cpi = static_cast<double>(c(cfg.workload.costs, "arithoh_iteration"));
+    const uint64_t boot_msr = msr::sf | msr::me | msr::ee;
+
+    sc_core::sc_spawn_options opts;
+    opts.set_stack_size(coroutine_stack);
+    const bool spread = cfg.machine.placement == "spread";
+    for (unsigned v = 0; v < n; ++v) {
+        const unsigned core_index = spread ? v % ncores : v / per_core;
+        const unsigned slot = spread ? v / ncores : v % per_core;
+        if (slot >= per_core)
+            throw std::invalid_argument("machine: vCPU " + std::to_string(v) + " has no free thread");
+        core& owner = *m_cores[core_index];
+        auto t = std::make_unique<hardware_thread>(("thread" + std::to_string(v)).c_str(), owner,
+                                                   slot, topts);
+        t->set_id(v);
+        t->hcall_socket.bind(m_l0->hcall_socket);
+        auto l1 = std::make_unique<sw_context>();
+        l1->name = "l1.vcpu" + std::to_string(v);
+        l1->level = context_level::l1;
+        l1->tb_offset = l1_tb_offset;
+        l1->msr = boot_msr;
+        auto l2 = std::make_unique<sw_context>();
+        l2->name = "l2.vcpu" + std::to_string(v);
+        l2->level = context_level::l2;
+        l2->msr = boot_msr;
+        l2->nia = l2_boot_nia;
+        // L1 runs as a partition of L0: HV=0, its TB offset in force, no HDEC interrupts.
+        t->set_host(l1.get());
+        t->tbr().set_offset(l1_tb_offset);
+        t->irq().set_msr(boot_msr);
+        t->irq().set_lpcr(cfg.machine.large_dec ? lpcr::ld : 0);
+        t->set_level(context_level::l1);
+
+        auto cpu = std::make_unique<l1_cpu>(*t, *l1, cfg.l1.hz, cfg.machine.large_dec,
+                                            cfg.machine.dec_bits, cpuc, metrics);
+        vcpu_buffers buf;
+        buf.input = buffers_base + v * 0x10000ull;
+        buf.input_size = run_input_size;
+        buf.output = buf.input + 0x4000;
+        buf.output_size = run_output_size;
+        buf.hv_state = buf.input + 0x8000;
+        buf.pt_regs = buf.input + 0x9000;
+        auto loop = std::make_unique<kvm_run_loop>(*cpu, m_guest, v, *m_policy, *m_l1_mem, buf, l1c,
+                                                   metrics, boot_msr, l2_boot_nia, cfg.l2.dtl);
+        workload* work = nullptr;
+        if (v < cfg.workload.arithoh_copies) {
+            m_workloads.push_back(std::make_unique<arithoh>(*t, cpi));
+            work = m_workloads.back().get();
+        }
+        l2_params p;
+        p.vcpu = v;
+        p.hz = cfg.l2.hz;
+        p.nohz_idle = cfg.l2.nohz_idle;
+        p.housekeeping_hz = cfg.l2.housekeeping_hz;
+        p.large_dec = cfg.machine.large_dec;
+        p.dec_bits = cfg.machine.dec_bits;
+        p.seed = cfg.run.seed;
+        auto kernel = std::make_unique<l2_kernel>(*t, *l2, p, l2c, metrics, work);
+
+        kvm_run_loop* lp = loop.get();
+        l2_kernel* kp = kernel.get();
+        sc_core::sc_spawn([lp] { lp->main(); }, ("l1_vcpu" + std::to_string(v)).c_str(), &opts);
+        sc_core::sc_spawn([kp] { kp->main(); }, ("l2_vcpu" + std::to_string(v)).c_str(), &opts);
+
+        m_threads.push_back(std::move(t));
+        m_l1_ctx.push_back(std::move(l1));
+        m_l2_ctx.push_back(std::move(l2));
+        m_cpus.push_back(std::move(cpu));
+        m_loops.push_back(std::move(loop));
+        m_kernels.push_back(std::move(kernel));
+    }
+    m_l0->set_context_provider([this](uint64_t, uint64_t vcpu) -> sw_context* {
+        return vcpu < m_l2_ctx.size() ? m_l2_ctx[vcpu].get() : nullptr;
+    });
+}
+
+nested_platform::~nested_platform() = default;
+
+uint64_t nested_platform::arithoh_count() const {
+    uint64_t total = 0;
+    for (const auto& w : m_workloads) total += w->count();
+    return total;
+}
+
+}  // namespace nestvp

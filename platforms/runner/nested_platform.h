@@ -1,0 +1,65 @@
+#pragma once
+// The machine a platform file describes, built as a SystemC netlist: cores of SMT hardware
+// threads (one per L2 vCPU, each running its own L1 vCPU), the L1 partition's guest memory,
+// the L0 firmware with every thread's hcall socket bound to it, and the software: an L1 CPU
+// and KVM run loop and an L2 kernel (with its workload) per vCPU.
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "models/core.h"
+#include "models/guest_memory.h"
+#include "models/hardware_thread.h"
+#include "platforms/config/platform_config.h"
+#include "sw/l0/l0_firmware.h"
+#include "sw/l1/dec_policy.h"
+#include "sw/l1/kvm_run_loop.h"
+#include "sw/l1/l1_cpu.h"
+#include "sw/l1/l1_memory.h"
+#include "sw/l2/l2_kernel.h"
+#include "sw/metrics/nested_metrics.h"
+#include "sw/workloads/workload.h"
+
+namespace nestvp {
+
+class nested_platform : public sc_core::sc_module {
+public:
+    // TB offsets (multiples of 2^24, timer-facilities.md §1). Their values do not change any
+    // result; they are non-zero so that the offset arithmetic is exercised on every run.
+    static constexpr uint64_t l1_tb_offset = 16ull << 24;
+    static constexpr uint64_t l2_tb_offset = 7ull << 24;
+
+    nested_platform(const sc_core::sc_module_name& name, const platform_config& cfg,
+                    nested_metrics& metrics);
+    ~nested_platform() override;
+
+    unsigned vcpus() const { return static_cast<unsigned>(m_threads.size()); }
+    unsigned cores() const { return static_cast<unsigned>(m_cores.size()); }
+    hardware_thread& thread(unsigned i) { return *m_threads.at(i); }
+    core& core_of(unsigned i) { return *m_cores.at(i); }
+    l0_firmware& l0() { return *m_l0; }
+    const kvm_run_loop& run_loop(unsigned i) const { return *m_loops.at(i); }
+    // Total iterations of every arithoh copy.
+    uint64_t arithoh_count() const;
+
+private:
+    struct vcpu_software;
+
+    const platform_config& m_cfg;
+    nested_metrics& m_metrics;
+    std::vector<std::unique_ptr<core>> m_cores;
+    std::vector<std::unique_ptr<hardware_thread>> m_threads;
+    std::unique_ptr<guest_memory> m_memory;
+    std::unique_ptr<l0_firmware> m_l0;
+    std::unique_ptr<l1_memory> m_l1_mem;
+    std::unique_ptr<dec_policy> m_policy;
+    kvm_guest m_guest;
+    std::vector<std::unique_ptr<sw_context>> m_l1_ctx, m_l2_ctx;
+    std::vector<std::unique_ptr<l1_cpu>> m_cpus;
+    std::vector<std::unique_ptr<kvm_run_loop>> m_loops;
+    std::vector<std::unique_ptr<l2_kernel>> m_kernels;
+    std::vector<std::unique_ptr<workload>> m_workloads;
+};
+
+}  // namespace nestvp

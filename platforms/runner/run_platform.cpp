@@ -1,0 +1,78 @@
+#include "platforms/runner/run_platform.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include <systemc>
+
+#include "platforms/runner/nested_platform.h"
+
+namespace nestvp {
+
+namespace {
+
+std::string hex_vector(uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof(buf), "0x%x", v);
+    return buf;
+}
+
+latency_summary to_summary(const std::vector<double>& samples) {
+    const latency_stats s = nested_metrics::summarize(samples);
+    return latency_summary{s.count, s.p50, s.p99, s.max};
+}
+
+void collect(const nested_platform& top, const nested_metrics& m, run_result& r) {
+    run_metrics& out = r.metrics;
+    out.kvm_guest_exit = m.total(counter::l1_guest_exits);
+    out.gsb_recv = m.total(counter::l0_get_state);
+    out.gsb_send = m.total(counter::l0_set_state);
+    out.h_guest_run_vcpu = m.total(counter::l0_run_vcpu);
+    out.h_enter_nested = m.total(counter::l0_enter_nested);
+    for (const auto& [vec, n] : m.exits_by_reason()) out.exits_by_reason[hex_vector(vec)] = n;
+    out.arithoh_count = top.arithoh_count();
+    out.nested_entry_latency_ns = to_summary(m.entry_latencies());
+    out.nested_exit_latency_ns = to_summary(m.exit_latencies());
+    out.nested_entry_samples_ns = m.entry_latencies();
+    out.nested_exit_samples_ns = m.exit_latencies();
+    for (unsigned c = 0; c < static_cast<unsigned>(counter::count_); ++c)
+        out.counters[counter_name(static_cast<counter>(c))] = m.total(static_cast<counter>(c));
+    for (const auto& e : m.exit_records()) r.exits.push_back(exit_event{e.t_s, e.vcpu, e.vector});
+}
+
+}  // namespace
+
+run_result run_platform(const platform_config& cfg, const run_options& opts) {
+    const auto wall_start = std::chrono::steady_clock::now();
+    run_result result;
+    nested_metrics metrics(cfg.l2.vcpus);
+    metrics.set_keep_exit_records(opts.keep_exit_events);
+    auto top = std::make_unique<nested_platform>("platform", cfg, metrics);
+
+    // Simulate in slices so that progress can be shown and a stop request honoured.
+    const double slice = opts.progress_interval_s > 0 ? opts.progress_interval_s : cfg.run.duration_s;
+    const sc_core::sc_time end = sc_core::sc_time(cfg.run.duration_s, sc_core::SC_SEC);
+    while (sc_core::sc_time_stamp() < end) {
+        sc_core::sc_time step(slice, sc_core::SC_SEC);
+        if (sc_core::sc_time_stamp() + step > end) step = end - sc_core::sc_time_stamp();
+        sc_core::sc_start(step);
+        if (opts.on_progress) opts.on_progress(sc_core::sc_time_stamp().to_seconds());
+        if (opts.should_stop && opts.should_stop()) {
+            result.partial = true;
+            break;
+        }
+    }
+    result.sim_seconds = sc_core::sc_time_stamp().to_seconds();
+    collect(*top, metrics, result);
+    result.sc_events = sc_core::sc_delta_count();
+    for (unsigned i = 0; i < top->cores(); ++i)
+        result.metrics.counters["machine.busy_thread_ms"] +=
+            static_cast<uint64_t>(std::llround(top->core_of(i).busy_thread_seconds() * 1e3));
+    result.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    return result;
+}
+
+}  // namespace nestvp
