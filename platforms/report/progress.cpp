@@ -25,7 +25,9 @@ std::string format_duration(double s) {
 
 std::string progress_meter::update(double sim_done_s, double wall_elapsed_s) {
     if (wall_elapsed_s < m_delay) return {};
+    if (m_shown && wall_elapsed_s - m_last < m_redraw) return {};
     m_shown = true;
+    m_last = wall_elapsed_s;
     const double rate = wall_elapsed_s > 0 ? sim_done_s / wall_elapsed_s : 0;
     const double pct = m_total > 0 ? 100.0 * sim_done_s / m_total : 0;
     char buf[160];

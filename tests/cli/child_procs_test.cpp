@@ -75,7 +75,10 @@ TEST(ChildProcs, SigintIsForwardedToRunningJobs) {
         {{"/bin/sh", "-c", "touch '" + dir + "/third'"}, "", ""}};
     const auto codes = run_children(jobs, 2, [] { return sigint_received(); });
     EXPECT_TRUE(sigint_received());
-    EXPECT_EQ(codes, (std::vector<int>{0, 130, -1}));
+    // Job 0 may still be running (between its kill and its exit) when SIGINT is forwarded.
+    EXPECT_TRUE(codes[0] == 0 || codes[0] == 128 + SIGINT) << codes[0];
+    EXPECT_EQ(codes[1], 130);
+    EXPECT_EQ(codes[2], -1);
     EXPECT_EQ(test::slurp(dir + "/flag"), "got-int\n");
     EXPECT_FALSE(test::file_exists(dir + "/third"));
 }

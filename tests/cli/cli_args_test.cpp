@@ -94,6 +94,7 @@ TEST(Progress, ShownOnlyAfterTheDelayWithRateAndEta) {
     const std::string line = m.update(4.0, 2.0);  // 2 sim s per wall s, 6 s left -> ETA 3 s
     EXPECT_TRUE(m.shown());
     EXPECT_EQ(line, "simulated 4.00 s of 10.00 s (40%), 2.00 sim s/wall s, ETA 3.0 s");
+    EXPECT_EQ(m.update(4.1, 2.1), "");  // redrawn at most every 0.25 s of wall time
     EXPECT_EQ(m.update(0.0, 3.0), "simulated 0.00 s of 10.00 s (0%), ETA ?");
 }
 

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
 
 #include <chrono>
 #include <thread>
@@ -174,6 +176,70 @@ TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {
     EXPECT_TRUE(rec.result.partial);
     EXPECT_LT(rec.result.sim_seconds, 100000.0);
     EXPECT_NE(test::slurp(d + "/out").find("PARTIAL"), std::string::npos);
+}
+
+// Runs a long `nestvp run` with stderr on a pseudo-terminal for about wall_s seconds, then
+// SIGINT; returns what appeared on the terminal.
+std::string stderr_on_tty(const std::vector<std::string>& extra, double wall_s) {
+    const std::string exe = std::string(NESTVP_BINARY_DIR) + "/nestvp";
+    std::vector<std::string> args = {exe, "run", k_ref, "--set", "run.duration_s=100000"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int master = -1, slave = -1;
+    if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) return "openpty failed";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(slave, 2);
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::close(master);
+        ::execv(exe.c_str(), argv.data());
+        ::_exit(127);
+    }
+    ::close(slave);
+    std::string seen;
+    const auto t0 = std::chrono::steady_clock::now();
+    bool signalled = false;
+    for (;;) {
+        const double t =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!signalled && t > wall_s) {
+            ::kill(pid, SIGINT);
+            signalled = true;
+        }
+        if (t > wall_s + 60) break;  // safety: the child ignored SIGINT
+        pollfd p{master, POLLIN, 0};
+        if (::poll(&p, 1, 100) > 0) {
+            char buf[512];
+            const ssize_t n = ::read(master, buf, sizeof buf);
+            if (n <= 0) break;  // the child closed the terminal (exited)
+            seen.append(buf, static_cast<size_t>(n));
+        }
+    }
+    int status = 0;
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    ::close(master);
+    return seen;
+}
+
+TEST(CliE2E, ProgressOnATerminalAfterTwoSeconds) {
+    // issue 6 item 7: simulated time done, rate and ETA, on stderr, only on a TTY.
+    const std::string tty = stderr_on_tty({}, 3.5);
+    EXPECT_NE(tty.find("simulated "), std::string::npos) << tty;
+    EXPECT_NE(tty.find(" of 100000.00 s"), std::string::npos) << tty;
+    EXPECT_NE(tty.find("sim s/wall s, ETA "), std::string::npos) << tty;
+    EXPECT_NE(tty.find("interrupted at"), std::string::npos) << tty;
+    // --quiet silences it.
+    const std::string quiet = stderr_on_tty({"--quiet"}, 3.5);
+    EXPECT_EQ(quiet.find("ETA"), std::string::npos) << quiet;
+    // Not a terminal: no progress (stderr to a file).
+    const std::string d = test::fresh_dir("e2e-progress-file");
+    const auto r = run_cmd(nestvp({"run", k_ref, "--set", k_short}), d);
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.err.find("ETA"), std::string::npos) << r.err;
 }
 
 }  // namespace
