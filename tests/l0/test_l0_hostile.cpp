@@ -228,3 +228,51 @@ TEST_F(hostile, OtherGuestsUntouchedBySuccessfulWork) {
     ASSERT_TRUE(t.get_state(0, g2, 1, {gsid::NIA, gsid::HDAR, gsid::vsr(3)}, out).ok());
     EXPECT_EQ(t.l0.snapshot(), mid);
 }
+
+TEST_F(hostile, RandomlyCorruptedBuffersNeverPartiallyApply) {
+    // Deterministic mutation of valid SET/run buffers: every rejected request must leave the
+    // whole L0 state unchanged; every accepted one must decode cleanly.
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    auto next = [&] {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        return seed;
+    };
+    const uint16_t ids[] = {gsid::NIA,       gsid::MSR,    gsid::LPCR,       gsid::CR, gsid::HDAR,
+                            gsid::TB_OFFSET, gsid::vsr(1), gsid::RUN_OUTPUT, 0x1054};
+    unsigned rejected = 0, accepted = 0;
+    for (int iter = 0; iter < 3000; ++iter) {
+        gsb_builder b;
+        const unsigned n = 1 + next() % 6;
+        for (unsigned k = 0; k < n; ++k) {
+            const uint16_t id = ids[next() % (sizeof(ids) / sizeof(ids[0]))];
+            const gsb_id_info* info = gsb_find_id(id);
+            uint8_t v[24] = {};
+            for (auto& x : v) x = static_cast<uint8_t>(next());
+            b.add_raw(id, info ? info->size : 8, v);
+        }
+        std::vector<uint8_t> buf = b.bytes();
+        if (next() % 2) buf[next() % buf.size()] ^= static_cast<uint8_t>(1u << (next() % 8));
+        if (next() % 4 == 0) buf.resize(next() % buf.size() + 1);
+        const uint64_t g = next() % 2 ? g1 : g2, v = next() % 3;
+        const uint64_t flags = next() % 3 == 0 ? H_GUEST_FLAGS_WIDE : 0;
+        const std::string s0 = t.l0.snapshot();
+        ASSERT_TRUE(t.mem.write(test::SCRATCH, buf.data(), buf.size()));
+        hcall_result r;
+        if (next() % 2) {
+            r = t.l0.h_guest_set_state(flags, g, v, test::SCRATCH, buf.size(), t.mem);
+        } else {
+            ASSERT_TRUE(t.mem.write(test_l1::in_buf(g, v % 2), buf.data(), buf.size()));
+            r = t.l0.begin_run(g, v, 0, t.mem);
+        }
+        if (r.ok()) {
+            ++accepted;
+        } else {
+            ++rejected;
+            ASSERT_EQ(t.l0.snapshot(), s0) << "iteration " << iter << " rc " << r.r3;
+        }
+    }
+    EXPECT_GT(rejected, 100u);
+    EXPECT_GT(accepted, 100u);
+}
