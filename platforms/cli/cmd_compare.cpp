@@ -185,10 +185,14 @@ int compare_main(int argc, char** argv) {
     }
     if (rc == exit_ok) {
         const bool partial = rec[0].result.partial || rec[1].result.partial || sigint_received();
-        std::printf("A: %s (%s)%s\n", file_a.c_str(), rec[0].platform.c_str(),
-                    sets_a.empty() ? "" : (" --set " + join_settings(sets_a)).c_str());
-        std::printf("B: %s (%s)%s\n", file_b.c_str(), rec[1].platform.c_str(),
-                    sets_b.empty() ? "" : (" --set " + join_settings(sets_b)).c_str());
+        // The effective settings of each side (a key given twice shows its last value).
+        for (int i = 0; i < 2; ++i) {
+            std::vector<std::string> eff;
+            for (const auto& kv : rec[i].settings) eff.push_back(kv.first + "=" + kv.second);
+            std::printf("%s: %s (%s)%s\n", i == 0 ? "A" : "B", (i == 0 ? file_a : file_b).c_str(),
+                        rec[i].platform.c_str(),
+                        eff.empty() ? "" : (" with " + join_settings(eff)).c_str());
+        }
         std::printf("simulated %.3f s and %.3f s%s\n\n", rec[0].result.sim_seconds,
                     rec[1].result.sim_seconds, partial ? " (PARTIAL: interrupted)" : "");
         const auto rows = compare_rows(rec[0], rec[1]);

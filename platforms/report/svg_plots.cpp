@@ -221,7 +221,10 @@ std::string histogram_svg(const std::string& title, const std::string& x_label,
     std::vector<std::pair<double, std::string>> xt;
     for (double v : nice_ticks(lo, hi))
         if (v >= lo && v <= hi) xt.push_back({k_left + (v - lo) / (hi - lo) * k_w, tick_label(v)});
-    const double ytop = nice_ticks(0, double(ymax)).back();
+    // The top of the y axis: the first tick step at or above the tallest bin.
+    const auto yt = nice_ticks(0, double(ymax));
+    const double ystep = yt.size() > 1 ? yt[1] - yt[0] : 1.0;
+    const double ytop = std::ceil(double(ymax) / ystep) * ystep;
     out += axes(xt, 0, ytop, x_label, "samples per bin (count)");
     const auto ypos = [&](double c) { return k_top + k_h - c / ytop * k_h; };
     for (size_t i = 0; i < series.size(); ++i) {

@@ -41,6 +41,16 @@ TEST(SvgPlots, HistogramOverlaysSeries) {
     EXPECT_NE(svg.find("samples per bin (count)"), std::string::npos);
     EXPECT_NE(svg.find("entry &lt;latency&gt; &amp; co"), std::string::npos);
     EXPECT_NE(svg.find("1 above"), std::string::npos);
+    // No bar rises above the plot area (y >= the top margin of 50), also when the tallest
+    // bin (51) is just above a tick (50).
+    std::vector<double> tall(51, 10.0);
+    tall.push_back(0.0);
+    const std::string t = checked(dir, "tall.svg", histogram_svg("t", "x (ns)", {{"tall", &tall}}));
+    for (const std::string& s : {svg, t})
+        for (size_t p = s.find(" L"); p != std::string::npos; p = s.find(" L", p + 2)) {
+            const size_t comma = s.find(',', p);
+            EXPECT_GE(std::stod(s.substr(comma + 1)), 50.0) << s.substr(p, 30);
+        }
     // Empty input still gives a valid figure.
     const std::string empty =
         checked(dir, "e.svg", histogram_svg("t", "x (ns)", std::vector<hist_series>{}));
