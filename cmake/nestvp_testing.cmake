@@ -7,6 +7,8 @@ function(nestvp_add_test)
     add_executable(${T_NAME} ${T_SOURCES})
     if(T_SYSTEMC)
         target_link_libraries(${T_NAME} PRIVATE nestvp_sc_test_main ${T_LIBS} GTest::gtest)
+        # sc_main lives in a static archive that libsystemc.so calls back into: keep it.
+        target_link_options(${T_NAME} PRIVATE -Wl,--undefined=sc_main)
     else()
         target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
     endif()

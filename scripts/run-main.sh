@@ -1,7 +1,16 @@
 #!/bin/sh
-# The main job (`make run`). For now: the demonstration stimulus and its event log.
+# The main job (`make run`): the reference comparison of shared/docs/reference-result.md.
+# Runs platforms/reference.yaml under l1.dec_policy=no-cancel (180c6b072bf3) and =cancel
+# (7be6ce7043b4), prints the reference-style table, then the published figures beside the
+# model's and whether each band of reference-result.md is met.
 # Usage: scripts/run-main.sh BUILD_DIR
 set -eu
 build=${1:?usage: scripts/run-main.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")/.." && pwd)
-SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 exec "$build/nestvp" stim "$here/platforms/stim/demo.yaml"
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$build/nestvp" compare "$here/platforms/reference.yaml" \
+    --set l1.dec_policy=no-cancel --vs l1.dec_policy=cancel --json "$out/compare.json"
+echo
+python3 "$here/scripts/reference_bands.py" "$out/compare.json"

@@ -1,0 +1,106 @@
+// Shortened runs of the reference platform (1 s simulated) under each policy and setting,
+// through the nestvp command (SystemC elaborates once per process). Each assertion is a
+// direction or band that follows from the mechanism of nested-virtualization.md §4.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct run_metrics {
+    double exits = 0, gsb = 0, runs = 0, enters = 0, arithoh = 0, exits_c00 = 0;
+};
+
+double field(const std::string& json, const std::string& key) {
+    const std::regex re("\"" + key + "\": *([0-9.eE+-]+)");
+    std::smatch m;
+    if (!std::regex_search(json, m, re)) throw std::runtime_error("no field " + key);
+    return std::stod(m[1]);
+}
+
+run_metrics run(const std::string& sets) {
+    const std::string out = std::string(NESTVP_BINARY_DIR) + "/system-" +
+                            std::to_string(std::hash<std::string>{}(sets)) + ".json";
+    const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + std::string(NESTVP_BINARY_DIR) +
+                            "/nestvp run " + NESTVP_SOURCE_DIR + "/platforms/reference.yaml --quiet" +
+                            " --set run.duration_s=1 " + sets + " --json " + out + " > /dev/null";
+    if (std::system(cmd.c_str()) != 0) throw std::runtime_error("run failed: " + cmd);
+    std::ifstream in(out);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string j = ss.str();
+    std::remove(out.c_str());
+    run_metrics r;
+    r.exits = field(j, "kvm_guest_exit");
+    r.gsb = field(j, "gsb_recv");
+    r.runs = field(j, "h_guest_run_vcpu");
+    r.enters = field(j, "h_enter_nested");
+    r.arithoh = field(j, "arithoh_count");
+    const std::regex c00("\"0xc00\": *([0-9]+)");
+    std::smatch m;
+    if (std::regex_search(j, m, c00)) r.exits_c00 = std::stod(m[1]);
+    return r;
+}
+
+}  // namespace
+
+// The headline: without the cancel check, idle vCPUs spin through L0 (many more exits), and
+// their busy SMT thread slows the benchmark's sibling (reference-result.md bands).
+TEST(reference_policies, no_cancel_spins_and_costs_the_benchmark) {
+    const run_metrics nc = run("--set l1.dec_policy=no-cancel");
+    const run_metrics c = run("--set l1.dec_policy=cancel");
+    const double exit_ratio = c.exits / nc.exits;
+    EXPECT_GE(exit_ratio, 0.20);
+    EXPECT_LE(exit_ratio, 0.40);
+    const double arith_ratio = c.arithoh / nc.arithoh;
+    EXPECT_GE(arith_ratio, 1.03);
+    EXPECT_LE(arith_ratio, 1.07);
+    // One run hcall per pass that entered.
+    EXPECT_NEAR(nc.runs, nc.exits, nc.exits * 0.01);
+}
+
+// Piggin's clear-on-entry needs no DEC expiry at all: same blocking as cancel, no more GET_STATE.
+TEST(reference_policies, clear_on_entry_blocks_like_cancel) {
+    const run_metrics c = run("--set l1.dec_policy=cancel --set l0.run_output=powervm");
+    const run_metrics coe = run("--set l1.dec_policy=clear-on-entry --set l0.run_output=powervm");
+    EXPECT_NEAR(coe.exits, c.exits, c.exits * 0.10);
+    EXPECT_LT(coe.gsb, c.gsb);
+}
+
+// Without DEC_EXPIRY_TB in the run output, every blocking cede under cancel reads it with one
+// H_GUEST_GET_STATE (kvmppc_set_timer): GET_STATE grows with the cede exits.
+TEST(reference_policies, cancel_without_dec_expiry_in_output_costs_get_state_per_cede) {
+    const run_metrics with = run("--set l1.dec_policy=cancel");
+    const run_metrics without = run("--set l1.dec_policy=cancel --set l0.run_output=powervm");
+    EXPECT_GT(without.gsb, with.gsb + 0.9 * without.exits_c00);
+}
+
+// nestedv1 knows the DEC expiry from the DEC register: the check is free and always applied,
+// so no-cancel (a nestedv2-only change) cannot make idle vCPUs spin.
+TEST(reference_policies, nestedv1_keeps_the_check) {
+    const run_metrics nc = run("--set l0.api=v1 --set l1.dec_policy=no-cancel");
+    const run_metrics c = run("--set l0.api=v1 --set l1.dec_policy=cancel");
+    EXPECT_NEAR(nc.exits, c.exits, c.exits * 0.05);
+    EXPECT_GT(nc.enters, 0);
+    EXPECT_EQ(nc.runs, 0);
+    EXPECT_EQ(nc.gsb, 0);
+}
+
+// With no idle vCPU there is nothing to spin: the policies give the same exits.
+TEST(reference_policies, no_idle_vcpu_no_difference) {
+    const run_metrics nc = run("--set l2.vcpus=1 --set l1.dec_policy=no-cancel");
+    const run_metrics c = run("--set l2.vcpus=1 --set l1.dec_policy=cancel");
+    EXPECT_NEAR(nc.exits, c.exits, c.exits * 0.05 + 5);
+    EXPECT_NEAR(nc.arithoh, c.arithoh, c.arithoh * 0.01);
+}
+
+// More idle vCPUs: more spinners, more exits under no-cancel.
+TEST(reference_policies, more_idle_vcpus_more_spin_exits) {
+    const run_metrics three = run("--set l1.dec_policy=no-cancel");
+    const run_metrics five = run("--set l1.dec_policy=no-cancel --set l2.vcpus=5 --set machine.cores=3");
+    EXPECT_GT(five.exits, 1.5 * three.exits);
+}
