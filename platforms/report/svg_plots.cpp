@@ -363,8 +363,10 @@ std::string line_chart_svg(const std::string& title, const std::string& x_label,
                 ymax = std::max(ymax, y);
             }
     if (!(ymax > ymin)) ymax = ymin + 1;
+    // The y range: whole tick steps around the data, so the top and bottom carry a tick.
     const auto yt = nice_ticks(ymin, ymax);
-    const double ylo = std::min(ymin, yt.front()), yhi = std::max(ymax, yt.back());
+    const double ystep = yt.size() > 1 ? yt[1] - yt[0] : 1.0;
+    const double ylo = std::floor(ymin / ystep) * ystep, yhi = std::ceil(ymax / ystep) * ystep;
     std::string out = header(k_legend_x + 260, k_top + k_h + 60, title);
     out += axes(xt, ylo, yhi, x_label, y_label);
     const auto ypos = [&](double y) { return k_top + k_h - (y - ylo) / (yhi - ylo) * k_h; };
