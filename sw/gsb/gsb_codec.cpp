@@ -145,35 +145,38 @@ gsb_status gsb_decode(const uint8_t* buf, size_t size, const gsb_request& req,
     out.reserve(std::min<size_t>(nelems, (size - GSB_HEADER_SIZE) / GSB_ELEMENT_HEADER_SIZE));
     size_t pos = GSB_HEADER_SIZE;
     for (uint32_t i = 0; i < nelems; ++i) {
-        const std::string where =
-            "GSB element " + std::to_string(i) + " at offset " + std::to_string(pos);
+        // Messages are built only on failure: this loop is on the run/exit hot path.
+        const size_t at = pos;
+        const auto where = [i, at] {
+            return "GSB element " + std::to_string(i) + " at offset " + std::to_string(at);
+        };
         if (size - pos < GSB_ELEMENT_HEADER_SIZE)
             return fail(papr::H_INVALID_ELEMENT_SIZE, i,
-                        where + ": header count " + std::to_string(nelems) +
+                        where() + ": header count " + std::to_string(nelems) +
                             " runs past the end of the " + std::to_string(size) + "-byte buffer");
         const uint16_t id = load_be16(buf + pos);
         const uint16_t len = load_be16(buf + pos + 2);
         const gsb_id_info* info = gsb_find_id(id);
         if (!info)
-            return fail(papr::H_INVALID_ELEMENT_ID, i, where + ": unknown " + gsb_id_string(id));
+            return fail(papr::H_INVALID_ELEMENT_ID, i, where() + ": unknown " + gsb_id_string(id));
         if (size - pos - GSB_ELEMENT_HEADER_SIZE < len)
             return fail(papr::H_INVALID_ELEMENT_SIZE, i,
-                        where + ": " + gsb_id_string(id) + " value of " + std::to_string(len) +
+                        where() + ": " + gsb_id_string(id) + " value of " + std::to_string(len) +
                             " bytes runs past the end of the buffer");
         const size_t value_at = pos + GSB_ELEMENT_HEADER_SIZE;
         pos = value_at + len;
         if (id == gsid::BLANK) continue;  // §5.1: ID 0 is skipped
         if (len != info->size)
             return fail(papr::H_INVALID_ELEMENT_SIZE, i,
-                        where + ": " + gsb_id_string(id) + " has length " + std::to_string(len) +
+                        where() + ": " + gsb_id_string(id) + " has length " + std::to_string(len) +
                             ", expected " + std::to_string(info->size));
         if (req.op == gsb_op::set && info->read_only)
             return fail(papr::H_INVALID_ELEMENT_ID, i,
-                        where + ": " + gsb_id_string(id) + " is read-only");
+                        where() + ": " + gsb_id_string(id) + " is read-only");
         if (!scope_allowed(info->scope, req))
             return fail(papr::H_INVALID_ELEMENT_ID, i,
-                        where + ": " + to_string(info->scope) + " " + gsb_id_string(id) + " in a " +
-                            request_kind(req) + " request");
+                        where() + ": " + to_string(info->scope) + " " + gsb_id_string(id) +
+                            " in a " + request_kind(req) + " request");
         out.push_back({id, len, static_cast<uint32_t>(value_at), i});
     }
     return {};

@@ -30,6 +30,9 @@ struct gsb_id_info {
 const gsb_id_info* gsb_find_id(uint16_t id);
 // Every known ID in ascending order (BLANK included).
 const std::vector<gsb_id_info>& gsb_all_ids();
+// Dense index of a known ID in gsb_all_ids() (0..gsb_all_ids().size()-1), -1 when unknown.
+// O(1): lets stores keep one slot per ID instead of a map.
+int gsb_dense_index(uint16_t id);
 // "HDEC_EXPIRY_TB (0x1020)" or "unknown (0x1234)".
 std::string gsb_id_string(uint16_t id);
 

@@ -12,12 +12,41 @@ namespace nestvp {
 
 using namespace papr;
 
+namespace {
+
+// One slot per known ID (gsb_dense_index), with a written flag: O(1) on the run/exit path.
+class value_store {
+public:
+    value_store() : m_vals(gsb_all_ids().size()), m_written(gsb_all_ids().size(), 0) {}
+    const gsb_value* find(uint16_t id) const {
+        const int i = gsb_dense_index(id);
+        return (i >= 0 && m_written[i]) ? &m_vals[i] : nullptr;
+    }
+    bool count(uint16_t id) const { return find(id) != nullptr; }
+    gsb_value& operator[](uint16_t id) {  // id must be known
+        const int i = gsb_dense_index(id);
+        m_written[i] = 1;
+        return m_vals[i];
+    }
+    template <typename F>
+    void for_each(F&& f) const {  // ascending ID order
+        for (size_t i = 0; i < m_vals.size(); ++i)
+            if (m_written[i]) f(gsb_all_ids()[i].id, m_vals[i]);
+    }
+
+private:
+    std::vector<gsb_value> m_vals;
+    std::vector<uint8_t> m_written;
+};
+
+}  // namespace
+
 struct l0_guest_table::vcpu_state {
-    std::map<uint16_t, gsb_value> values;  // thread-wide and meta IDs ever written
+    value_store values;  // thread-wide and meta IDs ever written
 };
 
 struct l0_guest_table::guest_state {
-    std::map<uint16_t, gsb_value> values;  // guest-wide IDs ever written
+    value_store values;  // guest-wide IDs ever written
     std::map<uint64_t, vcpu_state> vcpus;
 };
 
@@ -282,13 +311,11 @@ gsb_value l0_guest_table::read_value(const guest_state& g, const vcpu_state* v, 
         default:
             break;
     }
-    const std::map<uint16_t, gsb_value>* values = nullptr;
+    const value_store* values = nullptr;
     if (info && info->scope == gsb_scope::guest_wide) values = &g.values;
     if (info && info->thread_wide() && v) values = &v->values;
-    if (values) {
-        auto it = values->find(id);
-        if (it != values->end()) return it->second;
-    }
+    if (values)
+        if (const gsb_value* stored = values->find(id)) return *stored;
     gsb_value zero;
     zero.len = info ? info->size : 0;
     return zero;
@@ -301,17 +328,15 @@ hcall_result l0_guest_table::check_set(const guest_state& g, const vcpu_state* v
     uint64_t in_addr = 0, in_size = 0, out_addr = 0, out_size = 0;
     bool have_in = false, have_out = false;
     if (v) {
-        auto it = v->values.find(gsid::RUN_INPUT);
-        if (it != v->values.end()) {
+        if (const gsb_value* in = v->values.find(gsid::RUN_INPUT)) {
             have_in = true;
-            in_addr = load_be64(it->second.bytes.data());
-            in_size = load_be64(it->second.bytes.data() + 8);
+            in_addr = load_be64(in->bytes.data());
+            in_size = load_be64(in->bytes.data() + 8);
         }
-        it = v->values.find(gsid::RUN_OUTPUT);
-        if (it != v->values.end()) {
+        if (const gsb_value* out = v->values.find(gsid::RUN_OUTPUT)) {
             have_out = true;
-            out_addr = load_be64(it->second.bytes.data());
-            out_size = load_be64(it->second.bytes.data() + 8);
+            out_addr = load_be64(out->bytes.data());
+            out_size = load_be64(out->bytes.data() + 8);
         }
     }
     (void)g;
@@ -579,12 +604,11 @@ uint64_t l0_guest_table::tb_offset(uint64_t guest) const {
 }
 
 namespace {
-bool buffer_info(const std::map<uint16_t, gsb_value>& values, uint16_t id, uint64_t& addr,
-                 uint64_t& size) {
-    auto it = values.find(id);
-    if (it == values.end()) return false;
-    addr = load_be64(it->second.bytes.data());
-    size = load_be64(it->second.bytes.data() + 8);
+bool buffer_info(const value_store& values, uint16_t id, uint64_t& addr, uint64_t& size) {
+    const gsb_value* v = values.find(id);
+    if (!v) return false;
+    addr = load_be64(v->bytes.data());
+    size = load_be64(v->bytes.data() + 8);
     return true;
 }
 }  // namespace
@@ -603,16 +627,16 @@ bool l0_guest_table::run_output_buffer(uint64_t guest, uint64_t vcpu, uint64_t& 
 
 std::string l0_guest_table::snapshot() const {
     std::ostringstream os;
-    auto dump = [&](const std::map<uint16_t, gsb_value>& values) {
-        for (const auto& kv : values) {
-            os << "    " << gsb_id_string(kv.first) << " =";
+    auto dump = [&](const value_store& values) {
+        values.for_each([&](uint16_t id, const gsb_value& val) {
+            os << "    " << gsb_id_string(id) << " =";
             char hex[4];
-            for (unsigned i = 0; i < kv.second.len; ++i) {
-                std::snprintf(hex, sizeof(hex), " %02x", kv.second.bytes[i]);
+            for (unsigned i = 0; i < val.len; ++i) {
+                std::snprintf(hex, sizeof(hex), " %02x", val.bytes[i]);
                 os << hex;
             }
             os << "\n";
-        }
+        });
     };
     os << "caps_set=" << m_caps_set << " caps=" << m_caps << "\n";
     for (const auto& g : m_guests) {
