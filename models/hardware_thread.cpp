@@ -154,6 +154,13 @@ void hardware_thread::hcall(hcall_frame& frame) {
     m_level = context_level::l0;
     m_tbr.set_offset(0);
     frame.thread = this;
+    if (hcall_socket.size() == 0) {
+        frame.r[3] = static_cast<uint64_t>(-2);  // H_FUNCTION: no firmware behind the thread
+        m_level = lvl;
+        m_tbr.set_offset(offset);
+        m_irq.set_msr(m);
+        return;
+    }
     tlm::tlm_generic_payload gp;
     gp.set_command(tlm::TLM_WRITE_COMMAND);
     gp.set_address(frame.r[3]);

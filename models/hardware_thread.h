@@ -44,7 +44,8 @@ public:
     enum accounting : unsigned { acct_l0, acct_l1, acct_l2_kernel, acct_l2_user, acct_count };
     using interrupt_handler = std::function<void(const interrupt_record&)>;
 
-    tlm_utils::simple_initiator_socket<hardware_thread> hcall_socket;
+    // Optional: a thread with no firmware attached (unit tests) answers hcalls with H_FUNCTION.
+    tlm_utils::simple_initiator_socket_optional<hardware_thread> hcall_socket;
 
     hardware_thread(const sc_core::sc_module_name& name, core& owner, unsigned index,
                     const timer_unit_options& timer_opts);

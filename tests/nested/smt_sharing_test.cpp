@@ -1,0 +1,82 @@
+// Core throughput shared among active SMT threads (issue 4): a (1.0, 0.6) table, re-rated at
+// the instant a sibling starts or stops, piecewise constant.
+#include <gtest/gtest.h>
+
+#include <systemc>
+
+#include "models/core.h"
+#include "models/hardware_thread.h"
+#include "sc_test_guard.h"
+
+namespace {
+
+constexpr uint64_t clock_hz = 1000000000;  // 1 GHz: 1 cycle = 1 ns
+
+struct smt_bench {
+    nestvp::core c{"core", clock_hz, {1.0, 0.6}, 512000000};
+    nestvp::hardware_thread t0{"t0", c, 0, {}};
+    nestvp::hardware_thread t1{"t1", c, 1, {}};
+    sc_core::sc_time finished;
+    double done = 0;
+
+    // t0 computes 1e6 cycles; t1 is active over [0, sibling_until).
+    void run(sc_core::sc_time sibling_until) {
+        sc_core::sc_spawn([this] {
+            t0.set_active(true);
+            done = t0.compute(1e6).done;
+            finished = sc_core::sc_time_stamp();
+        });
+        sc_core::sc_spawn([this, sibling_until] {
+            if (sibling_until == sc_core::SC_ZERO_TIME) return;
+            t1.set_active(true);
+            sc_core::wait(sibling_until);
+            t1.set_active(false);
+        });
+        sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+    }
+};
+
+}  // namespace
+
+TEST(smt_sharing, alone_takes_the_cycles) {
+    NESTVP_SC_TEST_GUARD();
+    smt_bench b;
+    b.run(sc_core::SC_ZERO_TIME);
+    EXPECT_DOUBLE_EQ(b.done, 1e6);
+    EXPECT_EQ(b.finished, sc_core::sc_time(1, sc_core::SC_MS));
+}
+
+TEST(smt_sharing, busy_sibling_slows_by_the_table) {
+    NESTVP_SC_TEST_GUARD();
+    smt_bench b;
+    b.run(sc_core::sc_time(5, sc_core::SC_MS));  // busy over the whole interval
+    EXPECT_NEAR(b.finished.to_seconds(), 1e6 / 0.6 / clock_hz, 1e-12);
+}
+
+TEST(smt_sharing, sibling_stopping_halfway_is_piecewise_exact) {
+    NESTVP_SC_TEST_GUARD();
+    smt_bench b;
+    // 0.5 ms at 0.6 -> 3e5 cycles; the remaining 7e5 at 1.0 -> 0.7 ms: 1.2 ms in all.
+    b.run(sc_core::sc_time(500, sc_core::SC_US));
+    EXPECT_NEAR(b.finished.to_seconds(), 1.2e-3, 1e-12);
+    EXPECT_DOUBLE_EQ(b.done, 1e6);
+}
+
+TEST(smt_sharing, interrupt_stops_compute_and_reports_work_done) {
+    NESTVP_SC_TEST_GUARD();
+    nestvp::core c("core", clock_hz, {1.0}, 512000000);
+    nestvp::hardware_thread t("t", c, 0, {});
+    double done = -1;
+    bool interrupted = false;
+    sc_core::sc_spawn([&] {
+        t.set_active(true);
+        t.irq().set_msr(nestvp::msr::sf | nestvp::msr::ee);  // guest state, EE=1
+        t.timers().write_dec(511);  // 0 -> -1 after 512 ticks = 1 us at 512 MHz
+        const auto r = t.compute(1e6);
+        done = r.done;
+        interrupted = r.interrupted;
+    });
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+    EXPECT_TRUE(interrupted);
+    EXPECT_NEAR(done, 1000.0, 2.0);  // ~1 us of work at 1 GHz before the DEC
+}
