@@ -133,3 +133,55 @@ TEST(GuestMemory, L0MovesGuestStateBuffersThroughTlm) {
         EXPECT_EQ(l0.h_guest_get_state(0, g, 0, (1 << 20) - 8, 64, b.port).r3, papr::H_P4);
     });
 }
+
+TEST(GuestMemory, ProtocolErrorsAndDebugTransport) {
+    NESTVP_SC_TEST_GUARD();
+    simulate(256, true, true, [](bench& b) {
+        uint8_t data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+        auto setup = [&](tlm::tlm_generic_payload& p, tlm::tlm_command cmd, uint64_t addr,
+                         unsigned len) {
+            p.set_command(cmd);
+            p.set_address(addr);
+            p.set_data_ptr(data);
+            p.set_data_length(len);
+            p.set_streaming_width(len);
+            p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        };
+        sc_time delay = sc_core::SC_ZERO_TIME;
+        tlm::tlm_generic_payload be;
+        setup(be, tlm::TLM_WRITE_COMMAND, 0, 8);
+        uint8_t enables[8] = {0xFF};
+        be.set_byte_enable_ptr(enables);
+        be.set_byte_enable_length(8);
+        b.port.socket->b_transport(be, delay);
+        EXPECT_EQ(be.get_response_status(), tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+        tlm::tlm_generic_payload burst;
+        setup(burst, tlm::TLM_READ_COMMAND, 0, 8);
+        burst.set_streaming_width(4);
+        b.port.socket->b_transport(burst, delay);
+        EXPECT_EQ(burst.get_response_status(), tlm::TLM_BURST_ERROR_RESPONSE);
+        tlm::tlm_generic_payload past;
+        setup(past, tlm::TLM_READ_COMMAND, 252, 8);
+        b.port.socket->b_transport(past, delay);
+        EXPECT_EQ(past.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        EXPECT_EQ(delay, sc_core::SC_ZERO_TIME);  // failed accesses take no time
+        uint8_t before[8];
+        ASSERT_TRUE(b.mem.peek(0, before, 8));
+        EXPECT_EQ(before[0], 0);  // the refused write moved nothing
+        // Debug transport: untimed, bounds-checked.
+        tlm::tlm_generic_payload dw;
+        setup(dw, tlm::TLM_WRITE_COMMAND, 16, 8);
+        EXPECT_EQ(b.port.socket->transport_dbg(dw), 8u);
+        uint8_t back[8] = {};
+        ASSERT_TRUE(b.mem.peek(16, back, 8));
+        EXPECT_EQ(back[7], 8);
+        tlm::tlm_generic_payload dpast;
+        setup(dpast, tlm::TLM_READ_COMMAND, 250, 8);
+        EXPECT_EQ(b.port.socket->transport_dbg(dpast), 0u);
+        // DMI is refused for an address outside the memory.
+        tlm::tlm_generic_payload q;
+        setup(q, tlm::TLM_READ_COMMAND, 4096, 1);
+        tlm::tlm_dmi dmi;
+        EXPECT_FALSE(b.port.socket->get_direct_mem_ptr(q, dmi));
+    });
+}
