@@ -217,7 +217,7 @@ void l0_firmware::h_enter_nested(hcall_frame& f) {
         f.r[3] = static_cast<uint64_t>(rc != papr::H_SUCCESS ? rc : papr::H_PARAMETER);
         return;
     }
-    charge(t, m_costs.enter_nested);
+    charge(t, m_costs.run_vcpu + m_costs.enter_nested);  // the same partition switch, plus the copy
     for (unsigned n = 0; n < 32; ++n) l2->gpr[n] = regs.gpr[n];
     l2->nia = regs.nip;
     l2->msr = regs.msr;
