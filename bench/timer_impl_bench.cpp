@@ -6,6 +6,9 @@
 // HDEC write (0.1..2 ms) and LPCR load on every 8th write (a guest entry), and a handler that
 // queries both lines on every pending change, re-arms a DEC that fired and acknowledges HDEC.
 //
+// Then the same comparison on a whole platform run (default platforms/reference.yaml, 10 s):
+// `nestvp run` with machine.timer.impl set to each implementation.
+//
 // Parent mode (no --impl): runs itself once per implementation and repetition (SystemC
 // elaborates once per process) and prints medians and ratios. Child mode (--impl X): one run,
 // one "RESULT" line.
@@ -29,13 +32,21 @@
 #include "models/rtl_timer_unit.h"
 #include "models/time_base.h"
 #include "models/timer_unit_factory.h"
+#include "platforms/config/platform_loader.h"
+#include "platforms/runner/run_platform.h"
 
 namespace {
 
 using namespace nestvp;
 
+#ifndef NESTVP_SOURCE_DIR
+#define NESTVP_SOURCE_DIR "."
+#endif
+const char* const default_platform = NESTVP_SOURCE_DIR "/platforms/reference.yaml";
+
 struct options {
-    std::string impl;  // empty: parent mode
+    std::string impl;      // empty: parent mode
+    std::string platform;  // child mode: run this platform file instead of the stimulus
     double duration_s = 10.0;
     unsigned threads = 4;
     double write_rate = 15000.0;  // DEC writes per second per hardware thread
@@ -122,7 +133,34 @@ double cpu_seconds() {
            static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
+// The whole platform (e.g. platforms/reference.yaml) with machine.timer.impl set; its own
+// duration (10 s for the reference). DEC writes: the L2 kernel's set_dec plus L1's set_timer.
+int run_platform_child(const options& o) {
+    platform_config cfg = load_platform(o.platform, {"machine.timer.impl=" + o.impl});
+    const double c0 = cpu_seconds();
+    const auto t0 = std::chrono::steady_clock::now();
+    const run_result r = run_platform(cfg);
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double cpu = cpu_seconds() - c0;
+    auto count = [&](const char* k) {
+        const auto it = r.metrics.counters.find(k);
+        return it == r.metrics.counters.end() ? 0ull : static_cast<unsigned long long>(it->second);
+    };
+    std::printf(
+        "RESULT impl=%s wall_s=%.6f cpu_s=%.6f sim_s=%.6f writes=%llu reads=0 dec_irqs=%llu "
+        "hdec_irqs=%llu evals=%llu skipped=%llu\n",
+        o.impl.c_str(), wall, cpu, r.sim_seconds, count("l2.set_dec") + count("l1.set_timer"),
+        count("l2.timer_interrupts") + count("l1.timer_interrupts"),
+        static_cast<unsigned long long>(
+            r.metrics.exits_by_reason.count("0x980") ? r.metrics.exits_by_reason.at("0x980") : 0),
+        static_cast<unsigned long long>(rtl_timer_unit::total_evaluations()),
+        static_cast<unsigned long long>(rtl_timer_unit::total_ticks_skipped()));
+    return 0;
+}
+
 int run_child(const options& o) {
+    if (!o.platform.empty()) return run_platform_child(o);
     time_base tb("tb");
     std::vector<std::unique_ptr<timer_unit_if>> units;
     std::vector<std::unique_ptr<thread_stimulus>> stim;
@@ -164,13 +202,11 @@ int run_child(const options& o) {
 
 using result = std::map<std::string, double>;
 
-bool run_one(const std::string& self, const options& o, const std::string& impl, result& r) {
-    char cmd[1024];
-    std::snprintf(cmd, sizeof cmd,
-                  "'%s' --impl %s --duration %g --threads %u --rate %g --seed %llu", self.c_str(),
-                  impl.c_str(), o.duration_s, o.threads, o.write_rate,
-                  static_cast<unsigned long long>(o.seed));
-    FILE* p = popen(cmd, "r");
+// Runs one child; `workload` is the argument list after --impl.
+bool run_one(const std::string& self, const std::string& impl, const std::string& workload,
+             result& r) {
+    const std::string cmd = "'" + self + "' --impl " + impl + " " + workload;
+    FILE* p = popen(cmd.c_str(), "r");
     if (!p) return false;
     char line[1024];
     bool ok = false;
@@ -192,33 +228,23 @@ bool run_one(const std::string& self, const options& o, const std::string& impl,
 // Median of one field over the repetitions.
 double median(const std::vector<result>& runs, const char* field) {
     std::vector<double> v;
-    for (const auto& r : runs) v.push_back(r.at(field));
+    for (const auto& r : runs) v.push_back(r.count(field) ? r.at(field) : 0.0);
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
 }
 
-int run_parent(const options& o) {
-    char buf[4096];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) {
-        std::fprintf(stderr, "timer_impl_bench: cannot find its own executable\n");
-        return 2;
-    }
-    const std::string self(buf, static_cast<size_t>(n));
-    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-    std::printf(
-        "timer_impl_bench: %g s simulated, %u hardware threads, %g DEC writes/s per thread "
-        "(+1 DEC read per write, HDEC+LPCR every 8th write), median of %u runs per impl\n",
-        o.duration_s, o.threads, o.write_rate, o.reps);
+// Runs tlm, rtl and lockstep `reps` times each on one workload, interleaved so that machine
+// noise hits all of them alike, and prints medians and ratios.
+bool compare(const std::string& self, const std::string& workload, unsigned reps, double sim_s) {
     const std::vector<std::string> impls = {"tlm", "rtl", "lockstep"};
-    // Interleave the implementations so machine noise hits all of them alike.
     std::map<std::string, std::vector<result>> runs;
-    for (unsigned rep = 0; rep < o.reps; ++rep)
+    for (unsigned rep = 0; rep < reps; ++rep)
         for (const auto& i : impls) {
             result r;
-            if (!run_one(self, o, i, r)) {
-                std::fprintf(stderr, "timer_impl_bench: the %s run failed\n", i.c_str());
-                return 1;
+            if (!run_one(self, i, workload, r)) {
+                std::fprintf(stderr, "timer_impl_bench: the %s run failed (%s)\n", i.c_str(),
+                             workload.c_str());
+                return false;
             }
             runs[i].push_back(r);
         }
@@ -233,15 +259,50 @@ int run_parent(const options& o) {
         std::printf("%-9s %9.3f %9.3f %7.2fx %7.2fx %10.0f %9.0f %9.0f %14.0f %14.0f\n", i.c_str(),
                     median(r, "wall_s"), median(r, "cpu_s"), median(r, "wall_s") / tlm_wall,
                     median(r, "cpu_s") / tlm_cpu, median(r, "writes"), median(r, "dec_irqs"),
-                    median(r, "hdec_irqs"), evals / o.duration_s,
+                    median(r, "hdec_irqs"), evals / sim_s,
                     evals > 0 ? median(r, "skipped") / evals : 0.0);
     }
     const double rtl = median(runs["rtl"], "wall_s") / tlm_wall;
     const double ls = median(runs["lockstep"], "wall_s") / tlm_wall;
     std::printf(
         "rtl/tlm = %.2fx wall (target <= 1.5x: %s), lockstep/tlm = %.2fx wall "
-        "(target <= 2x: %s)\n",
+        "(target <= 2x: %s)\n\n",
         rtl, rtl <= 1.5 ? "met" : "NOT met", ls, ls <= 2.0 ? "met" : "NOT met");
+    return true;
+}
+
+int run_parent(const options& o) {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) {
+        std::fprintf(stderr, "timer_impl_bench: cannot find its own executable\n");
+        return 2;
+    }
+    const std::string self(buf, static_cast<size_t>(n));
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+
+    std::printf(
+        "[stimulus] %g s simulated, %u hardware threads, %g DEC writes/s per thread (+1 DEC "
+        "read per write, HDEC+LPCR every 8th write), median of %u runs per impl\n",
+        o.duration_s, o.threads, o.write_rate, o.reps);
+    char w[512];
+    std::snprintf(w, sizeof w, "--duration %g --threads %u --rate %g --seed %llu", o.duration_s,
+                  o.threads, o.write_rate, static_cast<unsigned long long>(o.seed));
+    if (!compare(self, w, o.reps, o.duration_s)) return 1;
+
+    if (o.platform == "none") return 0;
+    const std::string file = o.platform.empty() ? default_platform : o.platform;
+    if (access(file.c_str(), R_OK) != 0) {
+        std::printf("[platform] %s not readable: skipped\n", file.c_str());
+        return 0;
+    }
+    const platform_config cfg = load_platform(file);
+    const unsigned reps = std::max(1u, o.reps / 2 + 1);
+    std::printf(
+        "[platform] %s: %g s simulated (nestvp run, machine.timer.impl=...), median "
+        "of %u runs per impl\n",
+        file.c_str(), cfg.run.duration_s, reps);
+    if (!compare(self, "--platform '" + file + "'", reps, cfg.run.duration_s)) return 1;
     return 0;
 }
 
@@ -266,12 +327,15 @@ bool parse(int argc, char** argv, options& o) {
             o.write_rate = std::atof(v);
         else if (a == "--reps" && (v = val("--reps")))
             o.reps = static_cast<unsigned>(std::atoi(v));
+        else if (a == "--platform" && (v = val("--platform")))
+            o.platform = v;
         else if (a == "--seed" && (v = val("--seed")))
             o.seed = std::strtoull(v, nullptr, 0);
         else {
             std::fprintf(stderr,
                          "usage: timer_impl_bench [--impl tlm|rtl|lockstep] [--duration S] "
-                         "[--threads N] [--rate WRITES_PER_S] [--reps N] [--seed N]\n");
+                         "[--threads N] [--rate WRITES_PER_S] [--reps N] [--seed N]\n"
+                         "                        [--platform FILE|none]\n");
             return false;
         }
     }

@@ -101,7 +101,7 @@ void lockstep_timer_unit::fail(const std::string& what, uint64_t ref_value, uint
                    ", HDICE=" + ((r.arg & 1) ? "1" : "0") + ")";
         else if (r.has_arg)
             msg += "(" + hex(r.arg) + ")";
-        else
+        else if (std::strstr(r.op, "_irq ") == nullptr)  // line changes are events, not calls
             msg += "()";
         if (r.has_result) msg += " -> " + hex(r.result);
         msg += "\n";

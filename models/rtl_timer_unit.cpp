@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,14 +39,24 @@ constexpr uint64_t max_advance = 1ull << 56;
 class vcd_writer {
 public:
     vcd_writer(const std::string& path, uint64_t tb_freq_hz) : m_path(path), m_freq(tb_freq_hz) {
+        // Two units writing one file would interleave garbage: one file per unit.
+        if (!open_paths().insert(path).second)
+            throw std::invalid_argument("rtl_timer_unit: VCD file '" + path +
+                                        "' is already written by another unit; give each "
+                                        "unit its own trace file");
         m_file = std::fopen(path.c_str(), "w");
-        if (!m_file)
+        if (!m_file) {
+            open_paths().erase(path);
             throw std::runtime_error("rtl_timer_unit: cannot open VCD file '" + path +
                                      "': " + std::strerror(errno));
+        }
     }
     ~vcd_writer() {
         if (m_file) std::fclose(m_file);
+        open_paths().erase(m_path);
     }
+    vcd_writer(const vcd_writer&) = delete;
+    vcd_writer& operator=(const vcd_writer&) = delete;
 
     int add(const std::string& scope, const std::string& name, unsigned width, bool pulse) {
         if (m_started)
@@ -97,6 +108,11 @@ private:
         uint64_t last;
         bool known;  // false until the first value (dumped as x)
     };
+
+    static std::set<std::string>& open_paths() {
+        static std::set<std::string> paths;
+        return paths;
+    }
 
     static std::string make_id(size_t n) {
         // Printable ASCII from '%': no '#' or '$', which start timestamps and keywords.

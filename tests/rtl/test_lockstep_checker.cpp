@@ -3,6 +3,7 @@
 // operations; fed two good units, it must stay silent.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -59,6 +60,7 @@ TEST(LockstepChecker, CatchesCorruptRead) {
         FAIL() << "the corrupted read was not caught";
     } catch (const lockstep_mismatch& e) {
         const std::string msg = e.what();
+        std::printf("%s", msg.c_str());  // the report, as a user sees it
         EXPECT_EQ(e.tick(), tb.ticks());
         EXPECT_EQ(e.op(), "read_dec");
         EXPECT_EQ(e.ref_value(), expect);
@@ -98,6 +100,7 @@ TEST(LockstepChecker, CatchesMissingDeassertAtItsTick) {
         FAIL() << "the missing deassert was not caught";
     } catch (const sc_core::sc_report& r) {
         const std::string msg = r.what();
+        std::printf("%s\n", msg.c_str());  // the report, as a user sees it
         EXPECT_NE(msg.find("lockstep mismatch at tick " + std::to_string(wrap)), std::string::npos)
             << msg;
         EXPECT_NE(msg.find("DEC interrupt line (assert/deassert tick): tlm=0x0000000000000000 "

@@ -245,6 +245,28 @@ TEST(RtlUnit, VcdOfPortsAndStateAtTickResolution) {
     EXPECT_EQ(wr[2], std::make_pair(uint64_t{6}, std::string("0")));
 }
 
+TEST(RtlUnit, TraceFileErrorsAreClear) {
+    NESTVP_SC_TEST_GUARD();
+    const std::string path = std::string(NESTVP_BINARY_DIR) + "/tests/rtl/shared_trace.vcd";
+    time_base tb("tb");
+    rtl_timer_unit a("a", tb, 56, path);
+    try {
+        rtl_timer_unit b("b", tb, 56, path);
+        FAIL() << "two units on one VCD file";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("already written by another unit"), std::string::npos)
+            << e.what();
+    }
+    try {
+        rtl_timer_unit c("c", tb, 56, "/nonexistent-dir/x.vcd");
+        FAIL() << "unwritable VCD path accepted";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot open VCD file '/nonexistent-dir/x.vcd'"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(RtlUnit, LockstepVcdHasTheNativeInterruptLines) {
     NESTVP_SC_TEST_GUARD();
     const std::string path = std::string(NESTVP_BINARY_DIR) + "/tests/rtl/lockstep_trace.vcd";

@@ -1,0 +1,371 @@
+// nested_bench: speed, scaling, memory and timer-implementation cost of whole-platform runs of
+// the `nestvp` binary (issue 7, Performance; bench/README.md). Every figure comes from one
+// invocation, measured side by side, and goes to a JSON record (bench/results/<date>.json)
+// that the next invocation compares against.
+//
+// Each point is one `nestvp run ... --json` child. Its wall time, CPU time (user+sys) and peak
+// RSS come from wait4() (ru_maxrss is what `/usr/bin/time -f %M` prints); simulated time,
+// SystemC events and nested exits from the run record. CPU time is the figure the checks use:
+// on a shared machine wall time also counts time spent waiting for a core.
+//
+//   nested_bench [--quick] [--reps N] [--out FILE] [--baseline FILE] [--nestvp BIN]
+//   nested_bench --long [--duration S]     (120 s idle-heavy, RSS sampled every second)
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "platforms/report/json.h"
+
+namespace {
+
+using nestvp::json_value;
+
+struct options {
+    bool quick = false;
+    bool long_run = false;
+    double long_duration_s = 120.0;
+    unsigned reps = 1;
+    std::string nestvp = std::string(NESTVP_BINARY_DIR) + "/nestvp";
+    std::string out;       // default bench/results/<date>.json
+    std::string baseline;  // default: the newest other record in bench/results
+};
+
+struct sample {
+    std::string name;
+    std::vector<std::string> sets;
+    double wall_s = 0, cpu_s = 0;
+    long max_rss_kib = 0;
+    double sim_s = 0, sc_events = 0, exits = 0;
+    std::vector<std::pair<double, long>> rss_trace;  // (wall s, VmRSS KiB), --long only
+};
+
+const std::string k_src = NESTVP_SOURCE_DIR;
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+long vm_rss_kib(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+    return -1;
+}
+
+// Runs one point `reps` times and keeps the repetition with the least CPU time.
+sample run_point(const options& o, const std::string& name, const std::string& file,
+                 const std::vector<std::string>& sets, unsigned reps, bool trace_rss = false) {
+    sample best;
+    for (unsigned rep = 0; rep < reps; ++rep) {
+        char json_tmpl[] = "/tmp/nested-bench-XXXXXX";
+        const int fd = ::mkstemp(json_tmpl);
+        if (fd < 0) {
+            std::perror("mkstemp");
+            std::exit(1);
+        }
+        ::close(fd);
+        std::vector<std::string> args = {o.nestvp, "run", file, "--quiet", "--json", json_tmpl};
+        for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+
+        sample s;
+        s.name = name;
+        s.sets = sets;
+        const auto t0 = std::chrono::steady_clock::now();
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            if (!std::freopen("/dev/null", "w", stdout)) _exit(127);
+            ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+            ::execv(argv[0], argv.data());
+            _exit(127);
+        }
+        int status = 0;
+        struct rusage ru {};
+        for (;;) {
+            const pid_t r = ::wait4(pid, &status, trace_rss ? WNOHANG : 0, &ru);
+            if (r == pid) break;
+            if (r < 0) {
+                std::perror("wait4");
+                std::exit(1);
+            }
+            const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                                 .count();
+            s.rss_trace.emplace_back(t, vm_rss_kib(pid));
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+        }
+        s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        s.cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec +
+                  ru.ru_stime.tv_usec * 1e-6;
+        s.max_rss_kib = ru.ru_maxrss;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            std::fprintf(stderr, "nested_bench: point '%s' failed (status %d)\n", name.c_str(),
+                         status);
+            std::exit(1);
+        }
+        const json_value j = nestvp::parse_json(slurp(json_tmpl), json_tmpl);
+        std::remove(json_tmpl);
+        s.sim_s = j.find("sim_seconds")->num;
+        s.sc_events = j.find("sc_events")->num;
+        s.exits = j.find("metrics")->find("kvm_guest_exit")->num;
+        if (rep == 0 || s.cpu_s < best.cpu_s) best = s;
+    }
+    std::fprintf(stderr, "  %-24s wall %7.2f s  cpu %7.2f s  rss %7ld KiB\n", name.c_str(),
+                 best.wall_s, best.cpu_s, best.max_rss_kib);
+    return best;
+}
+
+double ratio(double a, double b) {
+    return b > 0 ? a / b : 0;
+}
+
+std::string today() {
+    const std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+    return buf;
+}
+
+std::string newest_other_record(const std::string& exclude) {
+    const std::string dir = k_src + "/bench/results";
+    std::vector<std::string> names;
+    if (DIR* d = ::opendir(dir.c_str())) {
+        while (dirent* e = ::readdir(d)) {
+            const std::string n = e->d_name;
+            if (n.size() > 5 && n.substr(n.size() - 5) == ".json" && n.find("long") == n.npos &&
+                dir + "/" + n != exclude)
+                names.push_back(n);
+        }
+        ::closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    return names.empty() ? "" : dir + "/" + names.back();
+}
+
+void write_sample(std::ostream& os, const sample& s, bool last) {
+    os << "    {\"name\": \"" << s.name << "\", \"sim_s\": " << s.sim_s << ", \"wall_s\": " << s.wall_s
+       << ", \"cpu_s\": " << s.cpu_s << ", \"max_rss_kib\": " << s.max_rss_kib
+       << ", \"sc_events\": " << s.sc_events << ", \"kvm_guest_exit\": " << s.exits
+       << ", \"sim_s_per_cpu_s\": " << ratio(s.sim_s, s.cpu_s)
+       << ", \"sc_events_per_cpu_s\": " << ratio(s.sc_events, s.cpu_s)
+       << ", \"host_ns_per_exit\": " << ratio(s.cpu_s * 1e9, s.exits) << "}" << (last ? "\n" : ",\n");
+}
+
+int long_run(const options& o) {
+    const std::string file = k_src + "/platforms/idle-heavy.yaml";
+    char dur[32];
+    std::snprintf(dur, sizeof dur, "run.duration_s=%g", o.long_duration_s);
+    std::fprintf(stderr, "nested_bench --long: idle-heavy, no-cancel, %s\n", dur);
+    const sample s =
+        run_point(o, "long_idle_heavy", file, {"l1.dec_policy=no-cancel", dur}, 1, true);
+    // Flatness: RSS after the first 10% of the run against the peak.
+    long early = 0, last = 0, peak = 0;
+    for (const auto& p : s.rss_trace) {
+        if (p.second <= 0) continue;
+        if (!early && p.first >= 0.1 * s.wall_s) early = p.second;
+        last = p.second;
+        peak = std::max(peak, p.second);
+    }
+    std::printf("long run: %.0f s simulated in %.1f s wall, %.1f s CPU (%.2f sim s per CPU s)\n",
+                s.sim_s, s.wall_s, s.cpu_s, ratio(s.sim_s, s.cpu_s));
+    std::printf("RSS: at 10%% of the run %ld KiB, last sample %ld KiB, peak %ld KiB "
+                "(last/early %.3f), %zu samples\n",
+                early, last, peak, ratio(last, early), s.rss_trace.size());
+    const std::string out =
+        o.out.empty() ? k_src + "/bench/results/" + today() + "-long.json" : o.out;
+    std::ofstream os(out);
+    os << "{\n  \"date\": \"" << today() << "\",\n  \"points\": [\n";
+    write_sample(os, s, true);
+    os << "  ],\n  \"rss_kib_early\": " << early << ",\n  \"rss_kib_last\": " << last
+       << ",\n  \"rss_kib_peak\": " << peak << ",\n  \"rss_trace\": [";
+    for (size_t i = 0; i < s.rss_trace.size(); ++i)
+        os << (i ? ", " : "") << "[" << s.rss_trace[i].first << ", " << s.rss_trace[i].second
+           << "]";
+    os << "]\n}\n";
+    std::printf("record: %s\n", out.c_str());
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "nested_bench: %s needs a value\n", a.c_str());
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--quick")
+            o.quick = true;
+        else if (a == "--long")
+            o.long_run = true;
+        else if (a == "--duration")
+            o.long_duration_s = std::atof(value().c_str());
+        else if (a == "--reps")
+            o.reps = static_cast<unsigned>(std::max(1, std::atoi(value().c_str())));
+        else if (a == "--out")
+            o.out = value();
+        else if (a == "--baseline")
+            o.baseline = value();
+        else if (a == "--nestvp")
+            o.nestvp = value();
+        else {
+            std::fprintf(stderr,
+                         "usage: nested_bench [--quick] [--reps N] [--out FILE] [--baseline FILE] "
+                         "[--nestvp BIN] | --long [--duration S]\n");
+            return 2;
+        }
+    }
+    if (o.long_run) return long_run(o);
+
+    const std::string ref = k_src + "/platforms/reference.yaml";
+    const double speed_s = o.quick ? 1 : 10;
+    const auto dur = [](double s) {
+        char b[32];
+        std::snprintf(b, sizeof b, "run.duration_s=%g", s);
+        return std::string(b);
+    };
+    std::vector<sample> all;
+    std::fprintf(stderr, "nested_bench: %s, %u repetition(s) per point (least CPU time kept)\n",
+                 o.nestvp.c_str(), o.reps);
+
+    // Speed: the reference platform under both policies, tlm decrementers.
+    std::fprintf(stderr, "speed\n");
+    const sample nc = run_point(o, "speed_no_cancel", ref,
+                                {"l1.dec_policy=no-cancel", dur(speed_s)}, o.reps);
+    const sample ca =
+        run_point(o, "speed_cancel", ref, {"l1.dec_policy=cancel", dur(speed_s)}, o.reps);
+    all.push_back(nc);
+    all.push_back(ca);
+
+    // Scaling with simulated duration (no-cancel: the busier policy).
+    std::fprintf(stderr, "scaling: duration\n");
+    const std::vector<double> durations =
+        o.quick ? std::vector<double>{0.25, 0.5, 1, 2} : std::vector<double>{1, 2, 4, 8};
+    std::vector<sample> by_dur;
+    for (double d : durations) {
+        char n[32];
+        std::snprintf(n, sizeof n, "duration_%gs", d);
+        by_dur.push_back(run_point(o, n, ref, {"l1.dec_policy=no-cancel", dur(d)}, o.reps));
+        all.push_back(by_dur.back());
+    }
+    // Scaling with vCPUs (machine.cores=0: enough cores for every vCPU thread).
+    std::fprintf(stderr, "scaling: vCPUs\n");
+    const double vcpu_s = o.quick ? 0.25 : 1;
+    std::vector<sample> by_vcpu;
+    for (int v : {2, 4, 8, 16}) {
+        const std::string n = "vcpus_" + std::to_string(v);
+        by_vcpu.push_back(run_point(
+            o, n, ref,
+            {"l1.dec_policy=no-cancel", dur(vcpu_s), "l2.vcpus=" + std::to_string(v),
+             "machine.cores=0"},
+            o.reps));
+        all.push_back(by_vcpu.back());
+    }
+    // Timer implementations on the same platform.
+    std::fprintf(stderr, "timer implementations\n");
+    const double impl_s = o.quick ? 0.1 : 1;
+    std::vector<sample> by_impl;
+    for (const char* impl : {"tlm", "rtl", "lockstep"}) {
+        by_impl.push_back(run_point(o, std::string("impl_") + impl, ref,
+                                    {"l1.dec_policy=no-cancel", dur(impl_s),
+                                     std::string("machine.timer.impl=") + impl},
+                                    o.reps));
+        all.push_back(by_impl.back());
+    }
+
+    // ---- report ----
+    bool ok = true;
+    std::printf("\nnested_bench results (CPU = user+sys of the run; wall includes waiting for a "
+                "core)\n\n");
+    std::printf("%-22s %10s %10s %12s %14s %12s\n", "speed (reference)", "sim s/CPU s",
+                "sim s/wall", "events/CPU s", "host ns/exit", "exits");
+    for (const sample* s : {&nc, &ca})
+        std::printf("%-22s %10.2f %10.2f %12.0f %14.0f %12.0f\n", s->name.c_str(),
+                    ratio(s->sim_s, s->cpu_s), ratio(s->sim_s, s->wall_s),
+                    ratio(s->sc_events, s->cpu_s), ratio(s->cpu_s * 1e9, s->exits), s->exits);
+    for (const sample* s : {&nc, &ca}) {
+        const bool fast = ratio(s->sim_s, s->cpu_s) >= 10;
+        ok = ok && fast;
+        std::printf("  target >= 10x real time: %s %s\n", s->name.c_str(), fast ? "met" : "NOT met");
+    }
+    std::printf("  no-cancel / cancel CPU time: %.2f\n", ratio(nc.cpu_s, ca.cpu_s));
+
+    std::printf("\n%-22s %10s %10s %14s %10s\n", "duration", "CPU s", "wall s", "CPU / linear",
+                "RSS KiB");
+    const double per_s = by_dur[0].cpu_s / durations[0];
+    for (size_t i = 0; i < by_dur.size(); ++i) {
+        const double lin = ratio(by_dur[i].cpu_s, per_s * durations[i]);
+        const bool in = lin >= 0.85 && lin <= 1.15;
+        ok = ok && in;
+        std::printf("%-22s %10.2f %10.2f %13.2f%s %10ld\n", by_dur[i].name.c_str(),
+                    by_dur[i].cpu_s, by_dur[i].wall_s, lin, in ? " " : "!", by_dur[i].max_rss_kib);
+    }
+    const double rss_ratio = ratio(by_dur.back().max_rss_kib, by_dur.front().max_rss_kib);
+    ok = ok && rss_ratio <= 1.1;
+    std::printf("  peak RSS %gs / %gs: %.3f (target <= 1.10: %s)\n", durations.back(),
+                durations.front(), rss_ratio, rss_ratio <= 1.1 ? "met" : "NOT met");
+
+    std::printf("\n%-22s %10s %10s %12s %14s %12s\n", "vCPUs", "CPU s", "wall s", "CPU / 2 vCPU",
+                "per vCPU", "exits");
+    for (size_t i = 0; i < by_vcpu.size(); ++i)
+        std::printf("%-22s %10.2f %10.2f %12.2f %14.2f %12.0f\n", by_vcpu[i].name.c_str(),
+                    by_vcpu[i].cpu_s, by_vcpu[i].wall_s, ratio(by_vcpu[i].cpu_s, by_vcpu[0].cpu_s),
+                    ratio(by_vcpu[i].cpu_s, by_vcpu[0].cpu_s) * 2.0 / (2 << i), by_vcpu[i].exits);
+    std::printf("  (per vCPU: CPU time relative to 2 vCPUs, divided by the vCPU ratio; 1.00 is "
+                "linear in vCPUs)\n");
+
+    std::printf("\n%-22s %10s %10s %12s\n", "timer impl", "CPU s", "wall s", "vs tlm");
+    for (const sample& s : by_impl)
+        std::printf("%-22s %10.2f %10.2f %12.2f\n", s.name.c_str(), s.cpu_s, s.wall_s,
+                    ratio(s.cpu_s, by_impl[0].cpu_s));
+
+    // ---- record and comparison with the previous one ----
+    const std::string out = o.out.empty() ? k_src + "/bench/results/" + today() + ".json" : o.out;
+    const std::string base = o.baseline.empty() ? newest_other_record(out) : o.baseline;
+    if (!base.empty()) {
+        std::printf("\nagainst %s (CPU time now / then; < 1 is faster)\n", base.c_str());
+        try {
+            const json_value b = nestvp::parse_json(slurp(base), base);
+            for (const sample& s : all)
+                for (const json_value& p : b.find("points")->items)
+                    if (p.find("name")->str == s.name)
+                        std::printf("  %-22s %6.2f\n", s.name.c_str(),
+                                    ratio(s.cpu_s, p.find("cpu_s")->num));
+        } catch (const std::exception& e) {
+            std::printf("  (cannot read it: %s)\n", e.what());
+        }
+    }
+    std::ofstream os(out);
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    os << "{\n  \"date\": \"" << today() << "\",\n  \"quick\": " << (o.quick ? "true" : "false")
+       << ",\n  \"host\": \"" << host << "\",\n  \"nproc\": " << std::thread::hardware_concurrency()
+       << ",\n  \"points\": [\n";
+    for (size_t i = 0; i < all.size(); ++i) write_sample(os, all[i], i + 1 == all.size());
+    os << "  ]\n}\n";
+    std::printf("\nrecord: %s\ntargets: %s\n", out.c_str(), ok ? "all met" : "some NOT met");
+    return 0;  // a missed target is a finding to report, not a harness failure
+}
