@@ -45,8 +45,9 @@ using namespace nestvp;
 const char* const default_platform = NESTVP_SOURCE_DIR "/platforms/reference.yaml";
 
 struct options {
-    std::string impl;      // empty: parent mode
-    std::string platform;  // child mode: run this platform file instead of the stimulus
+    std::string impl;       // empty: parent mode
+    std::string platform;   // child mode: run this platform file instead of the stimulus
+    std::string trace_dir;  // child mode, stimulus: one VCD per unit in this folder
     double duration_s = 10.0;
     unsigned threads = 4;
     double write_rate = 15000.0;  // DEC writes per second per hardware thread
@@ -168,6 +169,7 @@ int run_child(const options& o) {
     to.impl = o.impl;
     for (unsigned i = 0; i < o.threads; ++i) {
         const std::string n = "t" + std::to_string(i);
+        if (!o.trace_dir.empty()) to.trace_path = o.trace_dir + "/" + n + ".vcd";
         units.push_back(make_timer_unit((n + "_timers").c_str(), tb, to));
         stim.push_back(std::make_unique<thread_stimulus>((n + "_sw").c_str(), tb, *units.back(),
                                                          o.write_rate, o.seed * 1000 + i));
@@ -327,6 +329,8 @@ bool parse(int argc, char** argv, options& o) {
             o.write_rate = std::atof(v);
         else if (a == "--reps" && (v = val("--reps")))
             o.reps = static_cast<unsigned>(std::atoi(v));
+        else if (a == "--trace-dir" && (v = val("--trace-dir")))
+            o.trace_dir = v;
         else if (a == "--platform" && (v = val("--platform")))
             o.platform = v;
         else if (a == "--seed" && (v = val("--seed")))
@@ -335,7 +339,7 @@ bool parse(int argc, char** argv, options& o) {
             std::fprintf(stderr,
                          "usage: timer_impl_bench [--impl tlm|rtl|lockstep] [--duration S] "
                          "[--threads N] [--rate WRITES_PER_S] [--reps N] [--seed N]\n"
-                         "                        [--platform FILE|none]\n");
+                         "                        [--platform FILE|none] [--trace-dir DIR]\n");
             return false;
         }
     }
