@@ -55,6 +55,7 @@ std::string join_settings(const std::vector<std::string>& sets) {
 }
 
 int compare_main(int argc, char** argv) {
+    install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
     const std::vector<std::string> args(argv + 1, argv + argc);
     for (const auto& a : args)
         if (a == "--help" || a == "-h") {
@@ -159,7 +160,6 @@ int compare_main(int argc, char** argv) {
             j.argv.insert(j.argv.end(), {"--plot-data", tmp + "/" + side[i] + ".plot"});
         j.stderr_path = tmp + "/" + side[i] + ".err";
     }
-    install_sigint_flag();
     const bool chatty = !pa.has("--quiet") && ::isatty(2);
     if (chatty) std::fprintf(stderr, "nestvp compare: running A and B...\n");
     const auto codes = run_children(cj, jobs, [] { return sigint_received(); });

@@ -48,6 +48,7 @@ std::string stem_of(const std::string& path) {
 }
 
 int run_main(int argc, char** argv) {
+    install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
     const std::vector<std::string> args(argv + 1, argv + argc);
     for (const auto& a : args)
         if (a == "--help" || a == "-h") {
@@ -139,7 +140,6 @@ int run_main(int argc, char** argv) {
         }
     }
 
-    install_sigint_flag();
     run_options opts;
     opts.keep_exit_events = !cfg.run.plot_dir.empty() || !plot_data.empty();
     opts.should_stop = [] { return sigint_received(); };

@@ -41,6 +41,7 @@ const char* const k_help =
     "line or platform file, 130 interrupted.\n";
 
 int sweep_main(int argc, char** argv) {
+    install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
     const std::vector<std::string> args(argv + 1, argv + argc);
     for (const auto& a : args)
         if (a == "--help" || a == "-h") {
@@ -148,7 +149,6 @@ int sweep_main(int argc, char** argv) {
         cj[i].argv = plan.point_argv(exe, i, tmp + "/" + point_file_name(i));
         cj[i].stderr_path = tmp + "/" + point_file_name(i) + ".err";
     }
-    install_sigint_flag();
     const bool chatty = !pa.has("--quiet") && ::isatty(2);
     size_t done = 0;
     const auto t0 = std::chrono::steady_clock::now();
