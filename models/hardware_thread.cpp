@@ -39,6 +39,7 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
     compute_result r;
     double remaining = cycles;
     const double resolution = sc_core::sc_get_time_resolution().to_seconds();
+    trace();
     while (remaining > 1e-6) {
         if (m_irq.pending_vector()) {
             r.interrupted = true;
@@ -67,6 +68,7 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
         r.done += done;
     }
     m_timeout.cancel();
+    trace();
     return r;
 }
 
@@ -115,8 +117,10 @@ trap_info hardware_thread::enter(sw_context& guest) {
     m_trap_pending = false;
     m_entry_time = sc_core::sc_time_stamp();
     guest.resume.notify();
+    trace();
     while (!m_trap_pending) sc_core::wait(m_trap_event);
     m_level = context_level::l0;
+    trace();
     if (m_host) m_tbr.set_offset(0);  // L0 runs on host ticks
     return m_trap;
 }
@@ -169,6 +173,7 @@ void hardware_thread::hcall(hcall_frame& frame) {
     gp.set_streaming_width(sizeof(frame));
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    trace();
     hcall_socket->b_transport(gp, delay);
     if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) frame.r[3] = static_cast<uint64_t>(-2);

@@ -92,7 +92,12 @@ public:
     void hcall(hcall_frame& frame);
 
     // SMT activity (a ceded thread is inactive).
-    void set_active(bool active) { m_core.set_active(m_index, active); }
+    void set_active(bool active) {
+        m_core.set_active(m_index, active);
+        trace();
+    }
+    // Called at every point where the thread's software acts (tracing); empty by default.
+    void set_trace_hook(std::function<void()> hook) { m_trace_hook = std::move(hook); }
     bool active() const { return m_core.is_active(m_index); }
 
     // Cycles retired per accounting class, including the compute() in progress.
@@ -104,6 +109,9 @@ public:
 
 private:
     void guest_trap(const trap_info& t);  // guest side of a trap: hand back, wait for re-entry
+    void trace() {
+        if (m_trace_hook) m_trace_hook();
+    }
     void dispatch_interrupt();
     accounting current_accounting() const;
 
@@ -117,6 +125,7 @@ private:
     sw_context* m_host = nullptr;
     sw_context* m_guest = nullptr;
     std::array<interrupt_handler, 3> m_handlers;
+    std::function<void()> m_trace_hook;
 
     trap_info m_trap;
     bool m_trap_pending = false;

@@ -138,6 +138,14 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         m_loops.push_back(std::move(loop));
         m_kernels.push_back(std::move(kernel));
     }
+    if (!cfg.run.trace_path.empty()) {
+        std::vector<hardware_thread*> threads;
+        for (auto& t : m_threads) threads.push_back(t.get());
+        m_trace = std::make_unique<platform_trace>(cfg.run.trace_path, threads,
+                                                   cfg.run.trace_start_s, cfg.run.trace_end_s);
+        for (unsigned v = 0; v < n; ++v)
+            m_threads[v]->set_trace_hook([this, v] { m_trace->sample(v); });
+    }
     m_l0->set_context_provider([this](uint64_t, uint64_t vcpu) -> sw_context* {
         return vcpu < m_l2_ctx.size() ? m_l2_ctx[vcpu].get() : nullptr;
     });

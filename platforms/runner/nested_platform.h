@@ -12,6 +12,7 @@
 #include "models/guest_memory.h"
 #include "models/hardware_thread.h"
 #include "platforms/config/platform_config.h"
+#include "platforms/runner/platform_trace.h"
 #include "sw/l0/l0_firmware.h"
 #include "sw/l1/dec_policy.h"
 #include "sw/l1/kvm_run_loop.h"
@@ -60,6 +61,7 @@ private:
     std::vector<std::unique_ptr<kvm_run_loop>> m_loops;
     std::vector<std::unique_ptr<l2_kernel>> m_kernels;
     std::vector<std::unique_ptr<workload>> m_workloads;
+    std::unique_ptr<platform_trace> m_trace;
 };
 
 }  // namespace nestvp

@@ -1,0 +1,57 @@
+// `nestvp run --trace FILE.vcd`: a VCD with, per hardware thread, DEC and HDEC values, the
+// interrupt lines, the context level and the ceded state; a window limits it in time.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+std::string run_trace(const std::string& extra) {
+    const std::string vcd = std::string(NESTVP_BINARY_DIR) + "/system-trace-" +
+                            std::to_string(std::hash<std::string>{}(extra)) + ".vcd";
+    const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + std::string(NESTVP_BINARY_DIR) +
+                            "/nestvp run " + NESTVP_SOURCE_DIR + "/platforms/reference.yaml --quiet" +
+                            " --set run.duration_s=0.02 --set l1.dec_policy=no-cancel --trace " + vcd +
+                            " " + extra + " > /dev/null";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream in(vcd);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::remove(vcd.c_str());
+    return ss.str();
+}
+
+}  // namespace
+
+TEST(platform_trace, vcd_has_every_signal_per_thread) {
+    const std::string vcd = run_trace("");
+    ASSERT_NE(vcd.find("$enddefinitions $end"), std::string::npos);
+    EXPECT_NE(vcd.find("$timescale 1 ps $end"), std::string::npos);
+    for (const char* thread : {"thread0", "thread1", "thread2"})
+        EXPECT_NE(vcd.find(std::string("$scope module ") + thread), std::string::npos) << thread;
+    for (const char* sig : {" dec $end", " hdec $end", " dec_irq $end", " hdec_irq $end",
+                            " level $end", " ceded $end"})
+        EXPECT_NE(vcd.find(sig), std::string::npos) << sig;
+    // Level changes to L2 (b10) happen: entries are traced.
+    EXPECT_NE(vcd.find("b10 "), std::string::npos);
+}
+
+TEST(platform_trace, window_limits_the_time_range) {
+    const std::string vcd = run_trace("--trace-window 0.01:0.015");
+    const size_t body = vcd.find("$enddefinitions $end");
+    ASSERT_NE(body, std::string::npos);
+    std::istringstream lines(vcd.substr(body));
+    std::string line;
+    unsigned stamps = 0;
+    while (std::getline(lines, line)) {
+        if (line.empty() || line[0] != '#') continue;
+        const unsigned long long ps = std::stoull(line.substr(1));
+        EXPECT_GE(ps, 10000000000ull);
+        EXPECT_LE(ps, 15000000000ull);
+        ++stamps;
+    }
+    EXPECT_GT(stamps, 10u);
+}
