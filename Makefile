@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps configure build run test bench asan format clean
+.PHONY: all deps configure build run test bench bench-long asan fuzz fuzz-run format clean
 
 all: build
 
@@ -25,6 +25,22 @@ test: build
 bench: build
 	@bench/run.sh $(BUILD)
 
+# 120 s simulated idle-heavy run with RSS sampled every second (bench/README.md).
+bench-long: build
+	@nice -n 19 $(BUILD)/bench/nested_bench --long
+
+# libFuzzer targets with Debian's clang, in their own build folder (docs/fuzzing.md).
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 600
+fuzz:
+	@NESTVP_WITH_CLANG=1 scripts/install-deps.sh
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DNESTVP_FUZZ=ON > $(FUZZ_BUILD).configure.log 2>&1 || (cat $(FUZZ_BUILD).configure.log; exit 1)
+	@cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_targets
+
+fuzz-run: fuzz
+	@tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=Debug -DNESTVP_SANITIZE=ON" test
 
@@ -32,4 +48,4 @@ format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan $(FUZZ_BUILD)

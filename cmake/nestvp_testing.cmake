@@ -10,6 +10,8 @@ function(nestvp_add_test)
         # sc_main lives in a static archive that libsystemc.so calls back into: keep it.
         target_link_options(${T_NAME} PRIVATE -Wl,--undefined=sc_main)
     else()
+        # libsystemc.so needs an sc_main if any SystemC-based library gets linked.
+        target_sources(${T_NAME} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support/sc_main_unused.cpp)
         target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
     endif()
     target_compile_definitions(${T_NAME} PRIVATE
