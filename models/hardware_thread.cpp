@@ -37,7 +37,8 @@ hardware_thread::accounting hardware_thread::current_accounting() const {
 
 hardware_thread::compute_result hardware_thread::compute(double cycles) {
     compute_result r;
-    double remaining = cycles;
+    double remaining = cycles + m_owed;  // charged steps are retired with this work
+    m_owed = 0;
     const double resolution = sc_core::sc_get_time_resolution().to_seconds();
     trace();
     while (remaining > 1e-6) {
@@ -73,7 +74,8 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
 }
 
 void hardware_thread::execute(double cycles) {
-    double left = cycles;
+    double left = cycles + m_owed;
+    m_owed = 0;
     for (;;) {
         const compute_result r = compute(left);
         left -= r.done;
@@ -108,6 +110,7 @@ void hardware_thread::set_nia(uint64_t nia) {
 }
 
 trap_info hardware_thread::enter(sw_context& guest) {
+    settle();
     // hrfid into the guest: HSRR0/1 <- its NIA and MSR (L-kvm enters guests this way, §4.3).
     m_guest = &guest;
     m_irq.set_hsrr(guest.nia, guest.msr);
@@ -139,6 +142,7 @@ void hardware_thread::guest_trap(const trap_info& t) {
 
 uint64_t hardware_thread::guest_hcall() {
     // System Call interrupt with LEV=1: SRR0/1 <- NIA, MSR; new MSR HV=1 (Q-excp sc 1).
+    settle();
     sw_context* me = m_guest;
     const uint64_t nia = me->nia + 4;
     const uint64_t m = m_irq.msr();
@@ -150,6 +154,7 @@ uint64_t hardware_thread::guest_hcall() {
 
 void hardware_thread::hcall(hcall_frame& frame) {
     // `sc 1` from L1: the call runs L0 firmware on this thread in hypervisor state.
+    settle();
     const uint64_t m = m_irq.msr();
     const context_level lvl = m_level;
     const uint64_t offset = m_tbr.offset();
@@ -175,6 +180,7 @@ void hardware_thread::hcall(hcall_frame& frame) {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     trace();
     hcall_socket->b_transport(gp, delay);
+    settle();  // what L0 charged last is retired in L0 state
     if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) frame.r[3] = static_cast<uint64_t>(-2);
     // Return to L1 (hrfid with HSRR1 = the caller's MSR).

@@ -55,10 +55,24 @@ public:
     // Platform-wide thread number (statistics); defaults to the index within the core.
     unsigned id() const { return m_id; }
     void set_id(unsigned id) { m_id = id; }
-    timer_unit_if& timers() { return *m_timers; }
-    interrupt_controller& irq() { return m_irq; }
-    tb_register& tbr() { return m_tbr; }
-    uint64_t mftb() const { return m_tbr.read(); }
+    // Architected state. Each access first retires the cycles charged so far (settle()), so
+    // whatever the software observes or changes happens at the right simulated time.
+    timer_unit_if& timers() {
+        settle();
+        return *m_timers;
+    }
+    interrupt_controller& irq() {
+        settle();
+        return m_irq;
+    }
+    tb_register& tbr() {
+        settle();
+        return m_tbr;
+    }
+    uint64_t mftb() {
+        settle();
+        return m_tbr.read();
+    }
 
     // Work: retire `cycles` at this thread's share of the core. Returns early, with the cycles
     // done, as soon as an enabled interrupt is pending; re-rated whenever a sibling starts or
@@ -71,11 +85,28 @@ public:
     // compute() until all cycles are done, taking each interrupt as it comes: OS-level ones go
     // to the running level's handler; HV-class ones in a guest trap to the hypervisor.
     void execute(double cycles);
+    // The cost of a software step. With MSR[EE]=1 it is retired at once (an interrupt handler
+    // may observe the order of the steps). With EE=0 no interrupt of this context can run, so
+    // steps are accumulated and retired in one compute() at the next point where the thread
+    // does something observable (an architected-state access, an hcall, a guest entry or trap,
+    // an activity or level change, or compute()); nothing moves in simulated time in between.
+    void charge(double cycles) {
+        if (m_irq.msr() & msr::ee)
+            execute(cycles);
+        else
+            m_owed += cycles;
+    }
+    void settle() {
+        if (m_owed > 0) execute(0);
+    }
     void set_handler(context_level lvl, interrupt_handler handler);
 
     // Context bookkeeping.
     context_level level() const { return m_level; }
-    void set_level(context_level lvl) { m_level = lvl; }
+    void set_level(context_level lvl) {
+        settle();
+        m_level = lvl;
+    }
     sw_context* host() { return m_host; }
     void set_host(sw_context* ctx) { m_host = ctx; }
     sw_context* guest() { return m_guest; }
@@ -93,6 +124,7 @@ public:
 
     // SMT activity (a ceded thread is inactive).
     void set_active(bool active) {
+        settle();
         m_core.set_active(m_index, active);
         trace();
     }
@@ -138,6 +170,7 @@ private:
     sc_core::sc_event_or_list m_wake;
     uint64_t m_wakeups = 0;
 
+    double m_owed = 0;  // charged, not yet retired
     std::array<double, acct_count> m_cycles{};
     // The compute() segment in progress (for cycles()).
     bool m_seg_active = false;

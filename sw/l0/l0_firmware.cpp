@@ -28,15 +28,11 @@ l0_firmware::l0_firmware(const sc_core::sc_module_name& name, run_output_policy 
     hcall_socket.register_b_transport(this, &l0_firmware::b_transport);
 }
 
-void l0_firmware::charge(hardware_thread& t, uint64_t cycles) { m_owed[&t] += cycles; }
-
-void l0_firmware::settle(hardware_thread& t) {
-    uint64_t& owed = m_owed[&t];
-    if (owed == 0) return;
-    const double cycles = static_cast<double>(owed);
-    owed = 0;
-    t.execute(cycles);
+void l0_firmware::charge(hardware_thread& t, uint64_t cycles) {
+    t.charge(static_cast<double>(cycles));
 }
+
+void l0_firmware::settle(hardware_thread& t) { t.settle(); }
 
 void l0_firmware::charge_memory(hardware_thread& t) {
     // Guest-memory latency (TLM annotated delay) is time the thread spends in L0.

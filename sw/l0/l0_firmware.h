@@ -43,8 +43,8 @@ public:
 private:
     void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void dispatch(hcall_frame& f);
-    // L0 runs in hypervisor state with EE=0, where nothing is deliverable: consecutive costs
-    // are accumulated and retired in one compute() before L0 does anything observable.
+    // Costs go to the thread's charge(): consecutive steps are retired in one compute()
+    // before L0 does anything observable (hardware_thread::settle).
     void charge(hardware_thread& t, uint64_t cycles);
     void settle(hardware_thread& t);
     void charge_memory(hardware_thread& t);
@@ -76,7 +76,6 @@ private:
     nested_metrics& m_metrics;
     context_provider m_provider;
     std::map<std::pair<uint64_t, uint64_t>, sw_context*> m_contexts;
-    std::map<const hardware_thread*, uint64_t> m_owed;  // cycles charged, not yet retired
 };
 
 }  // namespace nestvp

@@ -43,7 +43,7 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     req.add_request(id);
     if (!m_mem.write(m_in_addr, req.bytes().data(), req.size()))
         throw std::runtime_error("L1: run-input buffer is not in L1 memory");
-    m_thread.execute(static_cast<double>(m_costs.gsb_element));
+    m_thread.charge(static_cast<double>(m_costs.gsb_element));
     const int64_t rc = hcall(papr::H_GUEST_GET_STATE, 0, m_guest, m_vcpu, m_in_addr, m_in_size);
     if (rc != papr::H_SUCCESS)
         throw std::runtime_error("L1: H_GUEST_GET_STATE of " + gsb_id_string(id) +
@@ -55,7 +55,7 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     if (!st.ok() || elems.size() != 1) throw std::runtime_error("L1: bad GET_STATE reply: " + st.message);
     const uint64_t v = elems[0].len == 8 ? load_be64(buf.data() + elems[0].offset)
                                          : load_be32(buf.data() + elems[0].offset);
-    m_thread.execute(static_cast<double>(m_costs.gsb_element));
+    m_thread.charge(static_cast<double>(m_costs.gsb_element));
     ++m_reloads;
     m_metrics.add(counter::l1_cache_reloads, m_thread.id());
     m_values[id] = v;
@@ -90,7 +90,7 @@ void nestedv2_state_cache::flush(uint64_t hdec_expiry_tb, uint64_t lpcr_value) {
     in.add_u64(gsid::HDEC_EXPIRY_TB, hdec_expiry_tb);  // always sent: L1's time limit
     in.add_u64(gsid::LPCR, lpcr_value);                // always sent (carries MER)
     if (in.size() > m_in_size) throw std::runtime_error("L1: run-input buffer too small");
-    m_thread.execute(static_cast<double>(m_costs.gsb_element * in.count()));
+    m_thread.charge(static_cast<double>(m_costs.gsb_element * in.count()));
     m_mem.write(m_in_addr, in.bytes().data(), in.size());
 }
 
@@ -119,7 +119,7 @@ void nestedv2_state_cache::after_run() {
             continue;
         m_valid_gen[e.id] = m_valid_now;
     }
-    m_thread.execute(static_cast<double>(m_costs.gsb_element * elems.size()));
+    m_thread.charge(static_cast<double>(m_costs.gsb_element * elems.size()));
 }
 
 int64_t nestedv2_state_cache::set_guest_wide(
@@ -127,7 +127,7 @@ int64_t nestedv2_state_cache::set_guest_wide(
     gsb_builder b;
     for (const auto& e : elems) b.add(e.first, e.second.data(), e.second.size());
     m_mem.write(m_in_addr, b.bytes().data(), b.size());
-    m_thread.execute(static_cast<double>(m_costs.gsb_element * b.count()));
+    m_thread.charge(static_cast<double>(m_costs.gsb_element * b.count()));
     return hcall(papr::H_GUEST_SET_STATE, papr::H_GUEST_FLAGS_WIDE, m_guest, 0, m_in_addr,
                  b.size());
 }

@@ -87,7 +87,7 @@ struct l0_bench {
         l1mem.read(scratch + 8, v, 8);
         return load_be64(v);
     }
-    uint64_t l1_tb() const { return t.mftb(); }
+    uint64_t l1_tb() { return t.mftb(); }
     // Create, configure and register vCPU 0 (buffers, NIA, MSR, LPCR, DEC expiry).
     void create(uint64_t dec_expiry) {
         ASSERT_EQ(hcall(papr::H_GUEST_SET_CAPABILITIES, 0, papr::H_GUEST_CAP_POWER10).r[3], 0u);
