@@ -180,8 +180,10 @@ void hardware_thread::hcall(hcall_frame& frame) {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     trace();
     hcall_socket->b_transport(gp, delay);
-    settle();  // what L0 charged last is retired in L0 state
-    if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+    if (delay > sc_core::SC_ZERO_TIME) {
+        settle();
+        sc_core::wait(delay);
+    }
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) frame.r[3] = static_cast<uint64_t>(-2);
     // Return to L1 (hrfid with HSRR1 = the caller's MSR).
     m_level = lvl;

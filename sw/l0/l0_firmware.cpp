@@ -59,8 +59,8 @@ void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
     m_metrics.add(counter::l0_hcalls, f.thread->id());
     charge(*f.thread, m_costs.hcall_entry);
     dispatch(f);
+    // The return cost joins whatever L1 does next with interrupts off (hardware_thread::charge).
     charge(*f.thread, m_costs.hcall_return);
-    settle(*f.thread);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -144,16 +144,18 @@ trap_info l0_firmware::run_l2(hardware_thread& t, sw_context& l2, const l2_timin
         l2.tb_offset = l1_offset + in.l2_offset;  // offsets add up across levels (§2.4)
         m_metrics.add(counter::l0_l2_entries, t.id());
         trap = t.enter(l2);
-        charge(t, m_costs.l2_exit);
-        settle(t);
     }
-    // Exit (§6 exit_nested_store_l2): L2's DEC expiry kept in L1 TB, offset removed.
+    // Exit (§6 exit_nested_store_l2): L2's DEC read at the trap and its expiry kept in L1 TB,
+    // offset removed; then the switch back to L1 is charged.
     const uint64_t host_exit = t.owner().tb().ticks();
     dec_expiry_out = host_exit + l1_offset + signed_dec(timers.read_dec(), t.irq().lpcr());
+    if (hdec >= 0) charge(t, m_costs.l2_exit);
     timers.write_hdec(hdec_max);
     if (timers.hdec_pending()) timers.ack_hdec();  // a stray HDEC edge is consumed by L0
     t.irq().set_lpcr(l1_lpcr);
-    if (in.restore_l1_dec) timers.write_dec(l1_dec_host - host_exit);
+    // L1's DEC from its expiry at the instant of the write (the LPCR access above retired the
+    // exit cost, so time has moved since host_exit).
+    if (in.restore_l1_dec) timers.write_dec(l1_dec_host - t.owner().tb().ticks());
     return trap;
 }
 

@@ -72,6 +72,15 @@ void kvm_run_loop::create_guest() {
                               0, &id);
     if (rc != papr::H_SUCCESS) throw std::runtime_error("L1: H_GUEST_CREATE failed");
     m_guest.id = id;
+    // Guest-wide state before any vCPU runs: partition and process tables, the L2 TB offset
+    // (§5.3). The vCPU-0 buffers serve as the scratch for the request.
+    m_cache.attach(id, 0, m_buf.input, m_buf.input_size, m_buf.output, m_buf.output_size);
+    const int64_t set = m_cache.set_guest_wide(
+        {{gsid::PARTITION_TABLE, be64s({partition_table_addr, 52, 1ull << 16})},
+         {gsid::PROCESS_TABLE, be64s({process_table_addr, 1ull << 12})},
+         {gsid::TB_OFFSET, be64s({m_guest.tb_offset})}});
+    if (set != papr::H_SUCCESS)
+        throw std::runtime_error("L1: guest-wide H_GUEST_SET_STATE failed: " + std::to_string(set));
 }
 
 void kvm_run_loop::create_vcpu() {
@@ -79,15 +88,6 @@ void kvm_run_loop::create_vcpu() {
     if (hcall(papr::H_GUEST_CREATE_VCPU, 0, g, v) != papr::H_SUCCESS)
         throw std::runtime_error("L1: H_GUEST_CREATE_VCPU failed");
     m_cache.attach(g, v, m_buf.input, m_buf.input_size, m_buf.output, m_buf.output_size);
-    if (v == 0) {
-        // Guest-wide state once: partition and process tables, the L2 TB offset (§5.3).
-        const int64_t rc = m_cache.set_guest_wide(
-            {{gsid::PARTITION_TABLE, be64s({partition_table_addr, 52, 1ull << 16})},
-             {gsid::PROCESS_TABLE, be64s({process_table_addr, 1ull << 12})},
-             {gsid::TB_OFFSET, be64s({m_guest.tb_offset})}});
-        if (rc != papr::H_SUCCESS)
-            throw std::runtime_error("L1: guest-wide H_GUEST_SET_STATE failed: " + std::to_string(rc));
-    }
     // kvmhv_nestedv2_host_create: learn the minimum output size (a guest-wide GET_STATE),
     // then register the run buffers (0x0C01, 0x0C00).
     gsb_builder q;
@@ -238,7 +238,7 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
 void kvm_run_loop::run_single_vcpu() {
     hardware_thread& t = m_cpu.thread();
     const unsigned ti = t.id();
-    // Step 1-2: reset the trap and ceded; mark runnable; hard-disable interrupts.
+    // Step 1-2: reset trap and ceded; mark runnable; hard-disable interrupts.
     exec(m_costs.run_loop_pass);
     m_vcpu.trap = 0;
     m_vcpu.ceded = false;
@@ -257,6 +257,7 @@ void kvm_run_loop::run_single_vcpu() {
         // kvmppc_update_vpa_dispatch_p9: the DTL entry records the PC; nestedv2 reloads NIA
         // with a GET_STATE when the last exit did not return it (§2.5).
         if (m_l2_dtl && m_guest.nestedv2) m_cache.get(gsid::NIA);
+        t.settle();  // the hcall leaves after everything L1 did before it
         const sc_core::sc_time issued = sc_core::sc_time_stamp();
         trap = m_guest.nestedv2 ? enter_nestedv2(time_limit, tb) : enter_nestedv1(time_limit, tb);
         if (t.entry_time() >= issued) {

@@ -99,6 +99,10 @@ void l2_kernel::idle_loop() {
         // cpuidle: stop the tick (NO_HZ idle), program the next timer event, cede.
         m_thread.set_nia(nia_idle);
         exec(m_costs.idle_enter);
+        // pseries idle: interrupts hard-disabled before H_CEDE (prep_irq_for_idle); H_CEDE
+        // returns with MSR[EE]=1 (PAPR, kvmppc_cede).
+        interrupt_controller& irq = m_thread.irq();
+        irq.set_msr(irq.msr() & ~msr::ee);
         if (m_params.nohz_idle) m_tick_running = false;
         program_next_event();
         m_metrics.add(counter::l2_cedes, m_thread.id());
