@@ -104,21 +104,7 @@ int compare_main(int argc, char** argv) {
         return exit_usage;
     }
     const std::string json_out = pa.get("--json"), plot_dir = pa.get("--plot");
-    if (!json_out.empty()) {
-        const std::string why = check_writable_file(json_out);
-        if (!why.empty()) {
-            std::fprintf(stderr, "nestvp compare: --json %s: cannot write: %s\n", json_out.c_str(),
-                         why.c_str());
-            return exit_usage;
-        }
-    }
-    if (!plot_dir.empty()) {
-        const std::string why = ensure_directory(plot_dir);
-        if (!why.empty()) {
-            std::fprintf(stderr, "nestvp compare: --plot %s: %s\n", plot_dir.c_str(), why.c_str());
-            return exit_usage;
-        }
-    }
+    if (!check_command_outputs("compare", "--json", json_out, plot_dir)) return exit_usage;
 
     // Labels: the B side's --vs settings, and the A side's values for the same keys.
     std::string label_a = "A", label_b = "B";

@@ -58,21 +58,7 @@ int merge_main(int argc, char** argv) {
         return exit_usage;
     }
     const std::string csv_out = pa.get("--csv"), plot_dir = pa.get("--plot");
-    if (!csv_out.empty()) {
-        const std::string why = check_writable_file(csv_out);
-        if (!why.empty()) {
-            std::fprintf(stderr, "nestvp merge: --csv %s: cannot write: %s\n", csv_out.c_str(),
-                         why.c_str());
-            return exit_usage;
-        }
-    }
-    if (!plot_dir.empty()) {
-        const std::string why = ensure_directory(plot_dir);
-        if (!why.empty()) {
-            std::fprintf(stderr, "nestvp merge: --plot %s: %s\n", plot_dir.c_str(), why.c_str());
-            return exit_usage;
-        }
-    }
+    if (!check_command_outputs("merge", "--csv", csv_out, plot_dir)) return exit_usage;
     std::vector<std::string> problems;
     const auto pts = load_points(plan, dir, problems);
     for (const auto& p : problems) std::fprintf(stderr, "nestvp merge: %s\n", p.c_str());

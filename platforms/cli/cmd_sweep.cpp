@@ -119,21 +119,7 @@ int sweep_main(int argc, char** argv) {
         return exit_ok;
     }
     const std::string csv_out = pa.get("--csv"), plot_dir = pa.get("--plot");
-    if (!csv_out.empty()) {
-        const std::string why = check_writable_file(csv_out);
-        if (!why.empty()) {
-            std::fprintf(stderr, "nestvp sweep: --csv %s: cannot write: %s\n", csv_out.c_str(),
-                         why.c_str());
-            return exit_usage;
-        }
-    }
-    if (!plot_dir.empty()) {
-        const std::string why = ensure_directory(plot_dir);
-        if (!why.empty()) {
-            std::fprintf(stderr, "nestvp sweep: --plot %s: %s\n", plot_dir.c_str(), why.c_str());
-            return exit_usage;
-        }
-    }
+    if (!check_command_outputs("sweep", "--csv", csv_out, plot_dir)) return exit_usage;
     std::string tmp;
     try {
         tmp = make_temp_dir("nestvp-sweep");
