@@ -401,6 +401,7 @@ const std::string& scratch_dir() {
 }  // namespace
 
 int platform_loader(const uint8_t* data, size_t size) {
+    if (size == 0) data = reinterpret_cast<const uint8_t*>("");  // memchr needs a pointer
     const char* p = reinterpret_cast<const char*>(data);
     const char* nul = static_cast<const char*>(std::memchr(p, 0, size));
     const std::string text(p, nul ? static_cast<size_t>(nul - p) : size);
@@ -445,7 +446,7 @@ int platform_loader(const uint8_t* data, size_t size) {
 }
 
 int stim_loader(const uint8_t* data, size_t size) {
-    const std::string text(reinterpret_cast<const char*>(data), size);
+    const std::string text(size ? reinterpret_cast<const char*>(data) : "", size);
     stim_file f;
     try {
         f = parse_stim(text, "fuzz.stim");
