@@ -16,7 +16,8 @@ core::core(const sc_core::sc_module_name& name, uint64_t clock_hz, std::vector<d
         throw std::invalid_argument("core: SMT table needs 1..8 entries");
     if (clock_hz == 0) throw std::invalid_argument("core: clock must be > 0 Hz");
     for (double s : m_smt_speed)
-        if (!(s > 0.0 && s <= 1.0)) throw std::invalid_argument("core: SMT speeds must be in (0, 1]");
+        if (!(s > 0.0 && s <= 1.0))
+            throw std::invalid_argument("core: SMT speeds must be in (0, 1]");
 }
 
 void core::set_active(unsigned thread_index, bool active) {
@@ -32,7 +33,9 @@ void core::set_active(unsigned thread_index, bool active) {
     m_rerate.notify();
 }
 
-bool core::is_active(unsigned thread_index) const { return m_active.at(thread_index); }
+bool core::is_active(unsigned thread_index) const {
+    return m_active.at(thread_index);
+}
 
 double core::thread_rate() const {
     const unsigned k = m_active_count == 0 ? 1 : m_active_count;

@@ -6,11 +6,13 @@
 namespace nestvp {
 
 namespace {
-bool is_hypervisor_vector(uint32_t v) { return v == vector::hdecrementer; }
+bool is_hypervisor_vector(uint32_t v) {
+    return v == vector::hdecrementer;
+}
 }  // namespace
 
-hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owner,
-                                 unsigned index, const timer_unit_options& timer_opts)
+hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owner, unsigned index,
+                                 const timer_unit_options& timer_opts)
     : sc_core::sc_module(name),
       hcall_socket("hcall_socket"),
       m_core(owner),
@@ -29,9 +31,12 @@ void hardware_thread::set_handler(context_level lvl, interrupt_handler handler) 
 
 hardware_thread::accounting hardware_thread::current_accounting() const {
     switch (m_level) {
-        case context_level::l0: return acct_l0;
-        case context_level::l1: return acct_l1;
-        default: return (m_irq.msr() & msr::pr) ? acct_l2_user : acct_l2_kernel;
+        case context_level::l0:
+            return acct_l0;
+        case context_level::l1:
+            return acct_l1;
+        default:
+            return (m_irq.msr() & msr::pr) ? acct_l2_user : acct_l2_kernel;
     }
 }
 
@@ -52,7 +57,8 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
         const sc_core::sc_time dt = sc_core::sc_time::from_value(
             static_cast<sc_dt::uint64>(std::ceil(remaining / rate / resolution)));
         const sc_core::sc_time deadline = start + dt;
-        m_seg_active = true, m_seg_acct = current_accounting(), m_seg_rate = rate, m_seg_start = start;
+        m_seg_active = true, m_seg_acct = current_accounting(), m_seg_rate = rate,
+        m_seg_start = start;
         m_timeout.cancel();
         m_timeout.notify(dt);
         for (;;) {
@@ -63,7 +69,8 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
                 break;
         }
         m_seg_active = false;
-        const double done = std::min(remaining, (sc_core::sc_time_stamp() - start).to_seconds() * rate);
+        const double done =
+            std::min(remaining, (sc_core::sc_time_stamp() - start).to_seconds() * rate);
         m_cycles[m_seg_acct] += done;
         remaining -= done;
         r.done += done;

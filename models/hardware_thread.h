@@ -11,9 +11,9 @@
 #include <functional>
 #include <memory>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/core.h"
 #include "models/interrupt_controller.h"

@@ -14,7 +14,9 @@ time_base::time_base(const sc_core::sc_module_name& name, uint64_t freq_hz)
         static_cast<uint64_t>(std::llround(1.0 / sc_core::sc_get_time_resolution().to_seconds()));
 }
 
-uint64_t time_base::ticks() const { return ticks_at(sc_core::sc_time_stamp()); }
+uint64_t time_base::ticks() const {
+    return ticks_at(sc_core::sc_time_stamp());
+}
 
 uint64_t time_base::ticks_at(const sc_core::sc_time& t) const {
     return static_cast<uint64_t>((static_cast<u128>(t.value()) * m_freq_hz) / m_units_per_second);

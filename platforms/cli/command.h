@@ -25,4 +25,5 @@ enum exit_code : int {
 }  // namespace nestvp
 
 #define NESTVP_REGISTER_COMMAND(id, name, summary, fn) \
-    static const bool nestvp_command_registered_##id = (nestvp::register_command({name, summary, fn}), true)
+    static const bool nestvp_command_registered_##id = \
+        (nestvp::register_command({name, summary, fn}), true)

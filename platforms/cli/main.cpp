@@ -17,8 +17,12 @@ std::vector<command>& registry() {
 }
 }  // namespace
 
-void register_command(const command& cmd) { registry().push_back(cmd); }
-const std::vector<command>& commands() { return registry(); }
+void register_command(const command& cmd) {
+    registry().push_back(cmd);
+}
+const std::vector<command>& commands() {
+    return registry();
+}
 
 }  // namespace nestvp
 
@@ -28,7 +32,9 @@ void print_usage(std::FILE* out) {
     std::fprintf(out, "usage: nestvp <command> [options]\n\ncommands:\n");
     for (const auto& c : nestvp::commands())
         std::fprintf(out, "  %-10s %s\n", c.name.c_str(), c.summary.c_str());
-    std::fprintf(out, "\n'nestvp <command> --help' describes a command; 'nestvp --version' prints the version.\n");
+    std::fprintf(out,
+                 "\n'nestvp <command> --help' describes a command; 'nestvp --version' prints the "
+                 "version.\n");
 }
 
 }  // namespace

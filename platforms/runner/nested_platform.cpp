@@ -10,10 +10,10 @@
 namespace nestvp {
 
 namespace {
-constexpr uint64_t memory_size = 4ull << 20;    // the part of L1 memory the model touches
-constexpr uint64_t buffers_base = 0x100000;     // per-vCPU buffers, 64 KiB apart
-constexpr uint64_t run_input_size = 4096;       // all thread-wide IDs fit (§2.5)
-constexpr uint64_t run_output_size = 1024;      // >= RUN_OUTPUT_MIN_SIZE (0x80, §5.1)
+constexpr uint64_t memory_size = 4ull << 20;  // the part of L1 memory the model touches
+constexpr uint64_t buffers_base = 0x100000;   // per-vCPU buffers, 64 KiB apart
+constexpr uint64_t run_input_size = 4096;     // all thread-wide IDs fit (§2.5)
+constexpr uint64_t run_output_size = 1024;    // >= RUN_OUTPUT_MIN_SIZE (0x80, §5.1)
 constexpr uint64_t l2_boot_nia = 0xc000000000000100ull;
 constexpr size_t coroutine_stack = 256 * 1024;
 
@@ -24,7 +24,9 @@ run_output_policy parse_policy(const std::string& s) {
     return p;
 }
 
-uint64_t c(const cost_table& t, const char* name) { return cost_cycles(t, name); }
+uint64_t c(const cost_table& t, const char* name) {
+    return cost_cycles(t, name);
+}
 }  // namespace
 
 nested_platform::nested_platform(const sc_core::sc_module_name& name, const platform_config& cfg,
@@ -36,8 +38,8 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     const unsigned ncores = cfg.machine.cores ? cfg.machine.cores : needed;
     if (ncores < needed)
         throw std::invalid_argument("machine.cores = " + std::to_string(ncores) + " holds " +
-                                    std::to_string(ncores * per_core) + " threads; l2.vcpus needs " +
-                                    std::to_string(n));
+                                    std::to_string(ncores * per_core) +
+                                    " threads; l2.vcpus needs " + std::to_string(n));
     for (unsigned i = 0; i < ncores; ++i)
         m_cores.push_back(std::make_unique<core>(("core" + std::to_string(i)).c_str(),
                                                  cfg.machine.core_clock_hz, cfg.machine.smt_speed,
@@ -77,7 +79,8 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         const unsigned core_index = spread ? v % ncores : v / per_core;
         const unsigned slot = spread ? v / ncores : v % per_core;
         if (slot >= per_core)
-            throw std::invalid_argument("machine: vCPU " + std::to_string(v) + " has no free thread");
+            throw std::invalid_argument("machine: vCPU " + std::to_string(v) +
+                                        " has no free thread");
         core& owner = *m_cores[core_index];
         auto t = std::make_unique<hardware_thread>(("thread" + std::to_string(v)).c_str(), owner,
                                                    slot, topts);

@@ -22,8 +22,9 @@ std::string bits(uint64_t v, unsigned width) {
 }
 }  // namespace
 
-platform_trace::platform_trace(const std::string& path, const std::vector<hardware_thread*>& threads,
-                               double start_s, double end_s)
+platform_trace::platform_trace(const std::string& path,
+                               const std::vector<hardware_thread*>& threads, double start_s,
+                               double end_s)
     : m_out(path), m_threads(threads), m_sig(threads.size()) {
     if (!m_out) throw std::runtime_error("cannot write the trace file '" + path + "'");
     m_start_ps = static_cast<uint64_t>(std::llround(start_s * 1e12));
@@ -46,7 +47,9 @@ platform_trace::platform_trace(const std::string& path, const std::vector<hardwa
     m_out << "$upscope $end\n$enddefinitions $end\n";
 }
 
-platform_trace::~platform_trace() { m_out.flush(); }
+platform_trace::~platform_trace() {
+    m_out.flush();
+}
 
 void platform_trace::stamp(uint64_t ps) {
     if (ps != m_last_stamp) {
@@ -63,8 +66,10 @@ void platform_trace::sample(unsigned thread) {
     const uint64_t dec = t.timers().read_dec(), hdec = t.timers().read_hdec();
     const int dec_irq = t.timers().dec_pending(), hdec_irq = t.timers().hdec_pending();
     const int level = static_cast<int>(t.level()), ceded = t.active() ? 0 : 1;
-    if (s.first || dec != s.last_dec) stamp(ps), m_out << 'b' << bits(dec, 64) << ' ' << s.dec << '\n';
-    if (s.first || hdec != s.last_hdec) stamp(ps), m_out << 'b' << bits(hdec, 64) << ' ' << s.hdec << '\n';
+    if (s.first || dec != s.last_dec)
+        stamp(ps), m_out << 'b' << bits(dec, 64) << ' ' << s.dec << '\n';
+    if (s.first || hdec != s.last_hdec)
+        stamp(ps), m_out << 'b' << bits(hdec, 64) << ' ' << s.hdec << '\n';
     if (dec_irq != s.last_dec_irq) stamp(ps), m_out << dec_irq << s.dec_irq << '\n';
     if (hdec_irq != s.last_hdec_irq) stamp(ps), m_out << hdec_irq << s.hdec_irq << '\n';
     if (level != s.last_level) stamp(ps), m_out << 'b' << bits(level, 2) << ' ' << s.level << '\n';

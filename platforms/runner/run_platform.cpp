@@ -52,7 +52,8 @@ run_result run_platform(const platform_config& cfg, const run_options& opts) {
     auto top = std::make_unique<nested_platform>("platform", cfg, metrics);
 
     // Simulate in slices so that progress can be shown and a stop request honoured.
-    const double slice = opts.progress_interval_s > 0 ? opts.progress_interval_s : cfg.run.duration_s;
+    const double slice =
+        opts.progress_interval_s > 0 ? opts.progress_interval_s : cfg.run.duration_s;
     const sc_core::sc_time end = sc_core::sc_time(cfg.run.duration_s, sc_core::SC_SEC);
     while (sc_core::sc_time_stamp() < end) {
         sc_core::sc_time step(slice, sc_core::SC_SEC);

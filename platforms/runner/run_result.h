@@ -13,9 +13,9 @@ struct latency_summary {
 };
 
 struct run_metrics {
-    uint64_t kvm_guest_exit = 0;    // L1 run-loop passes (kvm_hv:kvm_guest_exit)
-    uint64_t gsb_recv = 0;          // H_GUEST_GET_STATE calls (probe:kvmppc_gsb_recv)
-    uint64_t gsb_send = 0;          // H_GUEST_SET_STATE calls
+    uint64_t kvm_guest_exit = 0;  // L1 run-loop passes (kvm_hv:kvm_guest_exit)
+    uint64_t gsb_recv = 0;        // H_GUEST_GET_STATE calls (probe:kvmppc_gsb_recv)
+    uint64_t gsb_send = 0;        // H_GUEST_SET_STATE calls
     uint64_t h_guest_run_vcpu = 0;
     uint64_t h_enter_nested = 0;
     std::map<std::string, uint64_t> exits_by_reason;  // "0x980", "0xc00", ...
@@ -38,8 +38,8 @@ struct exit_event {
 struct run_result {
     double sim_seconds = 0;
     double wall_seconds = 0;
-    uint64_t sc_events = 0;       // SystemC timed notifications + process activations
-    bool partial = false;         // interrupted (SIGINT) before the end
+    uint64_t sc_events = 0;  // SystemC timed notifications + process activations
+    bool partial = false;    // interrupted (SIGINT) before the end
     run_metrics metrics;
     std::vector<exit_event> exits;  // kept only when a plot is asked for
 };

@@ -32,7 +32,9 @@ void l0_firmware::charge(hardware_thread& t, uint64_t cycles) {
     t.charge(static_cast<double>(cycles));
 }
 
-void l0_firmware::settle(hardware_thread& t) { t.settle(); }
+void l0_firmware::settle(hardware_thread& t) {
+    t.settle();
+}
 
 void l0_firmware::charge_memory(hardware_thread& t) {
     // Guest-memory latency (TLM annotated delay) is time the thread spends in L0.
@@ -66,9 +68,12 @@ void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
 
 void l0_firmware::dispatch(hcall_frame& f) {
     switch (f.r[3]) {
-        case papr::H_CEDE: return h_cede(f);
-        case papr::H_GUEST_RUN_VCPU: return h_guest_run_vcpu(f);
-        case papr::H_ENTER_NESTED: return h_enter_nested(f);
+        case papr::H_CEDE:
+            return h_cede(f);
+        case papr::H_GUEST_RUN_VCPU:
+            return h_guest_run_vcpu(f);
+        case papr::H_ENTER_NESTED:
+            return h_enter_nested(f);
         default:
             if (l0_guest_table::handles(f.r[3])) return h_guest_state_hcall(f);
             f.r[3] = static_cast<uint64_t>(papr::H_FUNCTION);

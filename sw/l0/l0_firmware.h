@@ -9,9 +9,9 @@
 #include <map>
 #include <utility>
 
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "models/hardware_thread.h"
 #include "models/tlm_memory_port.h"

@@ -63,13 +63,13 @@ void kvm_run_loop::create_guest() {
     uint64_t caps = 0;
     if (hcall(papr::H_GUEST_GET_CAPABILITIES, 0, 0, 0, 0, 0, &caps) != papr::H_SUCCESS)
         throw std::runtime_error("L1: H_GUEST_GET_CAPABILITIES failed");
-    const uint64_t want = (caps & papr::H_GUEST_CAP_POWER10) ? papr::H_GUEST_CAP_POWER10
-                                                             : papr::H_GUEST_CAP_POWER9;
+    const uint64_t want =
+        (caps & papr::H_GUEST_CAP_POWER10) ? papr::H_GUEST_CAP_POWER10 : papr::H_GUEST_CAP_POWER9;
     if (hcall(papr::H_GUEST_SET_CAPABILITIES, 0, want) != papr::H_SUCCESS)
         throw std::runtime_error("L1: H_GUEST_SET_CAPABILITIES failed");
     uint64_t id = 0;
-    const uint64_t rc = hcall(papr::H_GUEST_CREATE, 0, papr::H_GUEST_CREATE_CONTINUE_NONE, 0, 0,
-                              0, &id);
+    const uint64_t rc =
+        hcall(papr::H_GUEST_CREATE, 0, papr::H_GUEST_CREATE_CONTINUE_NONE, 0, 0, 0, &id);
     if (rc != papr::H_SUCCESS) throw std::runtime_error("L1: H_GUEST_CREATE failed");
     m_guest.id = id;
     // Guest-wide state before any vCPU runs: partition and process tables, the L2 TB offset
@@ -105,8 +105,9 @@ void kvm_run_loop::create_vcpu() {
     // Initially every thread-wide register is dirty (and valid) in L1's copy.
     std::vector<uint16_t> ids;
     for (const gsb_id_info& info : gsb_all_ids())
-        if (info.scope == gsb_scope::thread && !info.read_only && (info.size == 4 || info.size == 8) &&
-            info.id != gsid::HDEC_EXPIRY_TB && info.id != gsid::LPCR)
+        if (info.scope == gsb_scope::thread && !info.read_only &&
+            (info.size == 4 || info.size == 8) && info.id != gsid::HDEC_EXPIRY_TB &&
+            info.id != gsid::LPCR)
             ids.push_back(info.id);
     m_cache.mark_all_dirty(ids);
     m_cache.set(gsid::NIA, m_l2_boot_nia);
@@ -142,7 +143,9 @@ bool kvm_run_loop::vcpu_woken() const {
     return m_vcpu.dec_queued || m_vcpu.prodded;
 }
 
-bool kvm_run_loop::check_block() const { return !m_vcpu.ceded || vcpu_woken(); }
+bool kvm_run_loop::check_block() const {
+    return !m_vcpu.ceded || vcpu_woken();
+}
 
 uint64_t kvm_run_loop::dec_expires_host_tb() {
     // nestedv2: DEC_EXPIRY_TB (L1 TB) from the output buffer or one GET_STATE; v1: local.
@@ -262,7 +265,8 @@ void kvm_run_loop::run_single_vcpu() {
         trap = m_guest.nestedv2 ? enter_nestedv2(time_limit, tb) : enter_nestedv1(time_limit, tb);
         if (t.entry_time() >= issued) {
             m_metrics.add_entry_latency((t.entry_time() - issued).to_seconds() * 1e9);
-            m_metrics.add_exit_latency((sc_core::sc_time_stamp() - t.trap_time()).to_seconds() * 1e9);
+            m_metrics.add_exit_latency((sc_core::sc_time_stamp() - t.trap_time()).to_seconds() *
+                                       1e9);
         }
         m_metrics.record_exit(sc_core::sc_time_stamp().to_seconds(), m_vcpu.id, trap);
         // An L2 H_CEDE is consumed here: kvmppc_cede, then trap := 0.

@@ -42,16 +42,15 @@ class kvm_run_loop {
 public:
     kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id, const dec_policy& policy,
                  memory_port& mem, const vcpu_buffers& buffers, const l1_costs& costs,
-                 nested_metrics& metrics, uint64_t l2_boot_msr, uint64_t l2_boot_nia,
-                 bool l2_dtl);
+                 nested_metrics& metrics, uint64_t l2_boot_msr, uint64_t l2_boot_nia, bool l2_dtl);
 
     // The L1 vCPU's program (a SystemC thread).
     void main();
     const kvm_vcpu& vcpu() const { return m_vcpu; }
 
 private:
-    uint64_t hcall(uint64_t nr, uint64_t a4 = 0, uint64_t a5 = 0, uint64_t a6 = 0,
-                   uint64_t a7 = 0, uint64_t a8 = 0, uint64_t* r4 = nullptr);
+    uint64_t hcall(uint64_t nr, uint64_t a4 = 0, uint64_t a5 = 0, uint64_t a6 = 0, uint64_t a7 = 0,
+                   uint64_t a8 = 0, uint64_t* r4 = nullptr);
     void exec(uint64_t cycles) { m_cpu.exec(cycles); }
     void create_guest();
     void create_vcpu();

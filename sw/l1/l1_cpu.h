@@ -25,8 +25,8 @@ struct hrtimer {
 
 class l1_cpu {
 public:
-    l1_cpu(hardware_thread& thread, sw_context& ctx, unsigned hz, bool large_dec,
-           unsigned dec_bits, const l1_cpu_costs& costs, nested_metrics& metrics);
+    l1_cpu(hardware_thread& thread, sw_context& ctx, unsigned hz, bool large_dec, unsigned dec_bits,
+           const l1_cpu_costs& costs, nested_metrics& metrics);
 
     hardware_thread& thread() { return m_thread; }
     sw_context& context() { return m_ctx; }

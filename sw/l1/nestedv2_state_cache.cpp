@@ -21,15 +21,14 @@ nestedv2_state_cache::nestedv2_state_cache(hardware_thread& thread, memory_port&
       m_dirty_gen(0x10000, 0) {}
 
 void nestedv2_state_cache::attach(uint64_t guest, uint64_t vcpu, uint64_t input_addr,
-                                  uint64_t input_size, uint64_t output_addr,
-                                  uint64_t output_size) {
+                                  uint64_t input_size, uint64_t output_addr, uint64_t output_size) {
     m_guest = guest, m_vcpu = vcpu;
     m_in_addr = input_addr, m_in_size = input_size;
     m_out_addr = output_addr, m_out_size = output_size;
 }
 
-int64_t nestedv2_state_cache::hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint64_t a6,
-                                    uint64_t a7, uint64_t a8) {
+int64_t nestedv2_state_cache::hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
+                                    uint64_t a8) {
     hcall_frame f;
     f.r[3] = nr, f.r[4] = a4, f.r[5] = a5, f.r[6] = a6, f.r[7] = a7, f.r[8] = a8;
     m_thread.hcall(f);
@@ -46,13 +45,14 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     m_thread.charge(static_cast<double>(m_costs.gsb_element));
     const int64_t rc = hcall(papr::H_GUEST_GET_STATE, 0, m_guest, m_vcpu, m_in_addr, m_in_size);
     if (rc != papr::H_SUCCESS)
-        throw std::runtime_error("L1: H_GUEST_GET_STATE of " + gsb_id_string(id) +
-                                 " failed with " + std::to_string(rc));
+        throw std::runtime_error("L1: H_GUEST_GET_STATE of " + gsb_id_string(id) + " failed with " +
+                                 std::to_string(rc));
     std::vector<uint8_t> buf(req.size());
     m_mem.read(m_in_addr, buf.data(), buf.size());
     std::vector<gsb_element> elems;
     const gsb_status st = gsb_decode(buf.data(), buf.size(), gsb_request{gsb_op::get}, elems);
-    if (!st.ok() || elems.size() != 1) throw std::runtime_error("L1: bad GET_STATE reply: " + st.message);
+    if (!st.ok() || elems.size() != 1)
+        throw std::runtime_error("L1: bad GET_STATE reply: " + st.message);
     const uint64_t v = elems[0].len == 8 ? load_be64(buf.data() + elems[0].offset)
                                          : load_be32(buf.data() + elems[0].offset);
     m_thread.charge(static_cast<double>(m_costs.gsb_element));
@@ -103,7 +103,8 @@ void nestedv2_state_cache::after_run() {
     uint8_t hdr[GSB_HEADER_SIZE];
     if (!m_mem.read(m_out_addr, hdr, sizeof(hdr))) return;
     const uint64_t n = load_be32(hdr);
-    const uint64_t want = std::min<uint64_t>(m_out_size, GSB_HEADER_SIZE + n * (GSB_ELEMENT_HEADER_SIZE + 16));
+    const uint64_t want =
+        std::min<uint64_t>(m_out_size, GSB_HEADER_SIZE + n * (GSB_ELEMENT_HEADER_SIZE + 16));
     m_scratch.resize(want);
     if (!m_mem.read(m_out_addr, m_scratch.data(), want)) return;
     const std::vector<uint8_t>& buf = m_scratch;

@@ -57,8 +57,8 @@ private:
     nested_metrics& m_metrics;
     workload* m_work;
     uint64_t m_dec_max;
-    uint64_t m_tick_period;     // TB ticks per jiffy
-    uint64_t m_next_tb = ~0ull; // decrementers_next_tb
+    uint64_t m_tick_period;      // TB ticks per jiffy
+    uint64_t m_next_tb = ~0ull;  // decrementers_next_tb
     uint64_t m_next_tick = ~0ull;
     uint64_t m_next_housekeeping = ~0ull;
     bool m_tick_running = false;

@@ -13,24 +13,24 @@ namespace nestvp {
 enum class counter : unsigned {
     // L0
     l0_hcalls,
-    l0_get_state,       // H_GUEST_GET_STATE handled (probe:kvmppc_gsb_recv on the L1 side)
+    l0_get_state,  // H_GUEST_GET_STATE handled (probe:kvmppc_gsb_recv on the L1 side)
     l0_set_state,
-    l0_run_vcpu,        // H_GUEST_RUN_VCPU
-    l0_enter_nested,    // H_ENTER_NESTED
-    l0_l2_entries,      // L2 really entered
-    l0_immediate_exits, // HDEC expiry already passed at run: exit at once (0x980)
+    l0_run_vcpu,         // H_GUEST_RUN_VCPU
+    l0_enter_nested,     // H_ENTER_NESTED
+    l0_l2_entries,       // L2 really entered
+    l0_immediate_exits,  // HDEC expiry already passed at run: exit at once (0x980)
     l0_gsb_elements_in,
     l0_gsb_elements_out,
-    l0_l1_cedes,        // an L1 vCPU ceded its thread (inactive)
+    l0_l1_cedes,  // an L1 vCPU ceded its thread (inactive)
     // L1
-    l1_guest_exits,     // kvm_guest_exit tracepoint: once per run-loop pass
-    l1_early_returns,   // passes that returned without entering (timer due)
-    l1_cedes,           // kvmppc_cede
-    l1_dec_dequeued,    // cancel check dequeued the DEC
-    l1_blocks,          // vCPU went to sleep
-    l1_timer_wakes,     // DEC hrtimer fired and queued a DEC
+    l1_guest_exits,    // kvm_guest_exit tracepoint: once per run-loop pass
+    l1_early_returns,  // passes that returned without entering (timer due)
+    l1_cedes,          // kvmppc_cede
+    l1_dec_dequeued,   // cancel check dequeued the DEC
+    l1_blocks,         // vCPU went to sleep
+    l1_timer_wakes,    // DEC hrtimer fired and queued a DEC
     l1_set_timer,
-    l1_cache_reloads,   // element reloads (GET_STATE) by the state cache
+    l1_cache_reloads,  // element reloads (GET_STATE) by the state cache
     l1_ticks,
     l1_timer_interrupts,
     // L2

@@ -12,7 +12,8 @@ constexpr double chunk_cycles = 1e9;               // one execute() call; interr
 
 arithoh::arithoh(hardware_thread& thread, double cycles_per_iteration)
     : m_thread(thread), m_cycles_per_iteration(cycles_per_iteration) {
-    if (!(cycles_per_iteration > 0)) throw std::invalid_argument("arithoh: cycles per iteration must be > 0");
+    if (!(cycles_per_iteration > 0))
+        throw std::invalid_argument("arithoh: cycles per iteration must be > 0");
 }
 
 void arithoh::run() {

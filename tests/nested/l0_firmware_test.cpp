@@ -52,7 +52,8 @@ struct l0_bench {
         t.tbr().set_offset(l1_offset);
         t.irq().set_msr(msr::sf | msr::me | msr::ee);
         t.set_level(context_level::l1);
-        l0.set_context_provider([this](uint64_t, uint64_t vcpu) { return vcpu == 0 ? &l2 : nullptr; });
+        l0.set_context_provider(
+            [this](uint64_t, uint64_t vcpu) { return vcpu == 0 ? &l2 : nullptr; });
         // The L2 program: note the TB it sees, do a little work, cede; forever.
         sc_core::sc_spawn([this] {
             sc_core::wait(l2.resume);
@@ -102,7 +103,8 @@ struct l0_bench {
         ASSERT_EQ(set_state(papr::H_GUEST_FLAGS_WIDE, 0, wide), 0);
         ASSERT_EQ(hcall(papr::H_GUEST_CREATE_VCPU, 0, guest, 0).r[3], 0u);
         gsb_builder b;
-        b.add_buffer_info(gsid::RUN_INPUT, in_buf, 4096).add_buffer_info(gsid::RUN_OUTPUT, out_buf, 1024);
+        b.add_buffer_info(gsid::RUN_INPUT, in_buf, 4096)
+            .add_buffer_info(gsid::RUN_OUTPUT, out_buf, 1024);
         b.add_u64(gsid::NIA, l2.nia).add_u64(gsid::MSR, l2.msr).add_u64(gsid::LPCR, lpcr::ld);
         b.add_u64(gsid::DEC_EXPIRY_TB, dec_expiry);
         ASSERT_EQ(set_state(0, 0, b), 0);
@@ -209,7 +211,7 @@ TEST(l0_firmware, bad_arguments_get_papr_codes) {
         const uint64_t limit = b.l1_tb() + 1000000;
         EXPECT_EQ(static_cast<int64_t>(b.run(limit, 1).r[3]), papr::H_PARAMETER);  // flags != 0
         EXPECT_EQ(static_cast<int64_t>(b.run(limit, 0, b.guest + 7).r[3]), papr::H_P2);  // guest
-        EXPECT_EQ(static_cast<int64_t>(b.run(limit, 0, b.guest, 5).r[3]), papr::H_P3);  // vCPU
+        EXPECT_EQ(static_cast<int64_t>(b.run(limit, 0, b.guest, 5).r[3]), papr::H_P3);   // vCPU
         ASSERT_EQ(b.hcall(papr::H_GUEST_CREATE_VCPU, 0, b.guest, 1).r[3], 0u);
         EXPECT_EQ(static_cast<int64_t>(b.run(limit, 0, b.guest, 1).r[3]),
                   papr::H_INPUT_BUFFER_NOT_DEFINED);  // no buffers registered

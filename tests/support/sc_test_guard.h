@@ -4,8 +4,8 @@
 
 #include <systemc>
 
-#define NESTVP_SC_TEST_GUARD()                                                       \
-    do {                                                                             \
-        if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)                     \
-            GTEST_SKIP() << "SystemC already elaborated; run one TEST per process";  \
+#define NESTVP_SC_TEST_GUARD()                                                      \
+    do {                                                                            \
+        if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)                    \
+            GTEST_SKIP() << "SystemC already elaborated; run one TEST per process"; \
     } while (0)

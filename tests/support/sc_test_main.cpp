@@ -8,7 +8,8 @@ namespace {
 
 void fail_on_report(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
     if (report.get_severity() >= sc_core::SC_WARNING) {
-        ADD_FAILURE() << "SystemC " << (report.get_severity() == sc_core::SC_WARNING ? "warning" : "error")
+        ADD_FAILURE() << "SystemC "
+                      << (report.get_severity() == sc_core::SC_WARNING ? "warning" : "error")
                       << " [" << report.get_msg_type() << "]: " << report.get_msg();
     }
     if (report.get_severity() >= sc_core::SC_ERROR) throw report;

@@ -25,9 +25,10 @@ double field(const std::string& json, const std::string& key) {
 run_metrics run(const std::string& sets) {
     const std::string out = std::string(NESTVP_BINARY_DIR) + "/system-" +
                             std::to_string(std::hash<std::string>{}(sets)) + ".json";
-    const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + std::string(NESTVP_BINARY_DIR) +
-                            "/nestvp run " + NESTVP_SOURCE_DIR + "/platforms/reference.yaml --quiet" +
-                            " --set run.duration_s=1 " + sets + " --json " + out + " > /dev/null";
+    const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " +
+                            std::string(NESTVP_BINARY_DIR) + "/nestvp run " + NESTVP_SOURCE_DIR +
+                            "/platforms/reference.yaml --quiet" + " --set run.duration_s=1 " +
+                            sets + " --json " + out + " > /dev/null";
     if (std::system(cmd.c_str()) != 0) throw std::runtime_error("run failed: " + cmd);
     std::ifstream in(out);
     std::stringstream ss;
@@ -101,6 +102,7 @@ TEST(reference_policies, no_idle_vcpu_no_difference) {
 // More idle vCPUs: more spinners, more exits under no-cancel.
 TEST(reference_policies, more_idle_vcpus_more_spin_exits) {
     const run_metrics three = run("--set l1.dec_policy=no-cancel");
-    const run_metrics five = run("--set l1.dec_policy=no-cancel --set l2.vcpus=5 --set machine.cores=3");
+    const run_metrics five =
+        run("--set l1.dec_policy=no-cancel --set l2.vcpus=5 --set machine.cores=3");
     EXPECT_GT(five.exits, 1.5 * three.exits);
 }

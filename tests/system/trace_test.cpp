@@ -12,10 +12,11 @@ namespace {
 std::string run_trace(const std::string& extra) {
     const std::string vcd = std::string(NESTVP_BINARY_DIR) + "/system-trace-" +
                             std::to_string(std::hash<std::string>{}(extra)) + ".vcd";
-    const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + std::string(NESTVP_BINARY_DIR) +
-                            "/nestvp run " + NESTVP_SOURCE_DIR + "/platforms/reference.yaml --quiet" +
-                            " --set run.duration_s=0.02 --set l1.dec_policy=no-cancel --trace " + vcd +
-                            " " + extra + " > /dev/null";
+    const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " +
+                            std::string(NESTVP_BINARY_DIR) + "/nestvp run " + NESTVP_SOURCE_DIR +
+                            "/platforms/reference.yaml --quiet" +
+                            " --set run.duration_s=0.02 --set l1.dec_policy=no-cancel --trace " +
+                            vcd + " " + extra + " > /dev/null";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::ifstream in(vcd);
     std::stringstream ss;
