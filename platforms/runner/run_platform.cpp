@@ -39,6 +39,8 @@ void collect(const nested_platform& top, const nested_metrics& m, run_result& r)
     out.nested_exit_samples_ns = m.exit_latencies();
     for (unsigned c = 0; c < static_cast<unsigned>(counter::count_); ++c)
         out.counters[counter_name(static_cast<counter>(c))] = m.total(static_cast<counter>(c));
+    for (const auto& [nr, n] : m.hcalls_by_number())
+        out.counters["l0.hcall." + hex_vector(static_cast<uint32_t>(nr))] = n;
     for (const auto& e : m.exit_records()) r.exits.push_back(exit_event{e.t_s, e.vcpu, e.vector});
 }
 

@@ -59,6 +59,7 @@ void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
         delay = sc_core::SC_ZERO_TIME;
     }
     m_metrics.add(counter::l0_hcalls, f.thread->id());
+    m_metrics.add_hcall(f.r[3]);
     charge(*f.thread, m_costs.hcall_entry);
     dispatch(f);
     // The return cost joins whatever L1 does next with interrupts off (hardware_thread::charge).

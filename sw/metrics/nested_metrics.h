@@ -64,6 +64,8 @@ public:
     unsigned threads() const { return static_cast<unsigned>(m_per_thread.size()); }
 
     void add_exit(uint32_t vector) { ++m_exits[vector]; }
+    void add_hcall(uint64_t number) { ++m_hcalls[number]; }
+    const std::map<uint64_t, uint64_t>& hcalls_by_number() const { return m_hcalls; }
     const std::map<uint32_t, uint64_t>& exits_by_reason() const { return m_exits; }
 
     void add_entry_latency(double ns) { m_entry_ns.push_back(ns); }
@@ -89,6 +91,7 @@ private:
     counter_array m_totals{};
     std::vector<counter_array> m_per_thread;
     std::map<uint32_t, uint64_t> m_exits;
+    std::map<uint64_t, uint64_t> m_hcalls;
     std::vector<double> m_entry_ns, m_exit_ns;
     bool m_keep_records = false;
     std::vector<exit_record> m_records;
