@@ -264,6 +264,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "scaling: duration\n");
     const std::vector<double> durations =
         o.quick ? std::vector<double>{0.25, 0.5, 1, 2} : std::vector<double>{1, 2, 4, 8};
+    // The fixed cost of a run (process start, YAML, elaboration, writing the record), so that
+    // linearity is judged on the simulation itself.
+    const sample startup =
+        run_point(o, "startup", ref, {"l1.dec_policy=no-cancel", dur(0.001)}, o.reps);
+    all.push_back(startup);
     std::vector<sample> by_dur;
     for (double d : durations) {
         char n[32];
@@ -313,15 +318,21 @@ int main(int argc, char** argv) {
     }
     std::printf("  no-cancel / cancel CPU time: %.2f\n", ratio(nc.cpu_s, ca.cpu_s));
 
-    std::printf("\n%-22s %10s %10s %14s %10s\n", "duration", "CPU s", "wall s", "CPU / linear",
-                "RSS KiB");
+    // Linear: cost = startup + rate * duration, the rate taken from the longest run. "raw" is
+    // the plain proportion to the shortest run (startup included), for reference.
+    std::printf("\n%-22s %10s %10s %12s %14s %10s\n", "duration", "CPU s", "wall s", "raw / 1st",
+                "(CPU-start)/lin", "RSS KiB");
+    std::printf("%-22s %10.2f %10.2f\n", "startup (0.001 s)", startup.cpu_s, startup.wall_s);
     const double per_s = by_dur[0].cpu_s / durations[0];
+    const double rate = (by_dur.back().cpu_s - startup.cpu_s) / durations.back();
     for (size_t i = 0; i < by_dur.size(); ++i) {
-        const double lin = ratio(by_dur[i].cpu_s, per_s * durations[i]);
+        const double raw = ratio(by_dur[i].cpu_s, per_s * durations[i]);
+        const double lin = ratio(by_dur[i].cpu_s - startup.cpu_s, rate * durations[i]);
         const bool in = lin >= 0.85 && lin <= 1.15;
         ok = ok && in;
-        std::printf("%-22s %10.2f %10.2f %13.2f%s %10ld\n", by_dur[i].name.c_str(),
-                    by_dur[i].cpu_s, by_dur[i].wall_s, lin, in ? " " : "!", by_dur[i].max_rss_kib);
+        std::printf("%-22s %10.2f %10.2f %12.2f %13.2f%s %10ld\n", by_dur[i].name.c_str(),
+                    by_dur[i].cpu_s, by_dur[i].wall_s, raw, lin, in ? " " : "!",
+                    by_dur[i].max_rss_kib);
     }
     const double rss_ratio = ratio(by_dur.back().max_rss_kib, by_dur.front().max_rss_kib);
     ok = ok && rss_ratio <= 1.1;
