@@ -216,6 +216,24 @@ void bootstrap(l0_guest_table& l0, vector_memory_port& mem, reader& in) {
     l0.h_guest_set_state(0, g.r4, vcpu, 0, bufs.size(), mem);
 }
 
+// Counts the writes that reach guest memory, so a failing hcall that wrote is caught without
+// copying the whole memory around every call (memory_port: no partial writes on error).
+class counting_port : public memory_port {
+public:
+    explicit counting_port(vector_memory_port& mem) : m_mem(mem) {}
+    bool read(uint64_t addr, void* dst, size_t len) override { return m_mem.read(addr, dst, len); }
+    bool write(uint64_t addr, const void* src, size_t len) override {
+        const bool ok = m_mem.write(addr, src, len);
+        if (ok) ++m_writes;
+        return ok;
+    }
+    uint64_t writes() const { return m_writes; }
+
+private:
+    vector_memory_port& m_mem;
+    uint64_t m_writes = 0;
+};
+
 // A GSB that L0 wrote at addr must decode as a GET reply.
 void expect_gsb_at(vector_memory_port& mem, uint64_t addr, uint64_t size, unsigned elements,
                    const char* what) {
@@ -301,11 +319,12 @@ int gsb_decoder(const uint8_t* data, size_t size) {
 int l0_hcall(const uint8_t* data, size_t size) {
     reader in(data, size);
     vector_memory_port mem(k_mem_size);
+    counting_port port(mem);
     l0_guest_table l0;
     if (in.u8() & 1) bootstrap(l0, mem, in);
     for (unsigned step = 0; step < 64 && !in.empty(); ++step) {
         const std::string before = l0.snapshot();
-        const std::vector<uint8_t> mem_before = mem.bytes();
+        const uint64_t writes_before = port.writes();
         hcall_result r;
         bool is_call = true;
         std::string what;
@@ -317,7 +336,7 @@ int l0_hcall(const uint8_t* data, size_t size) {
                 const uint64_t op = (in.u8() % 16) ? pick_from(in, k_opcodes) : in.u64();
                 for (uint64_t& a : args) a = pick_arg(in);
                 what = "dispatch(" + std::to_string(op) + ")";
-                r = l0.dispatch(op, args, mem);
+                r = l0.dispatch(op, args, port);
                 if (r.ok() && op == papr::H_GUEST_GET_STATE)
                     expect_gsb_at(mem, args[3], args[4], r.elements_out, "GET_STATE");
                 if (r.ok() && !l0_guest_table::handles(op)) fail(what + ": unknown opcode succeeded");
@@ -326,7 +345,7 @@ int l0_hcall(const uint8_t* data, size_t size) {
             case 2: {
                 const uint64_t g = pick_arg(in), v = pick_arg(in), f = pick_arg(in);
                 what = "begin_run";
-                r = l0.begin_run(g, v, f, mem);
+                r = l0.begin_run(g, v, f, port);
                 break;
             }
             case 3: {
@@ -334,7 +353,7 @@ int l0_hcall(const uint8_t* data, size_t size) {
                 const uint64_t ev = (in.u8() % 8) ? pick_from(in, k_exit_vectors) : in.u64();
                 const auto pol = static_cast<run_output_policy>(in.u8() % 3);
                 what = "end_run";
-                r = l0.end_run(g, v, ev, pol, mem);
+                r = l0.end_run(g, v, ev, pol, port);
                 if (r.ok()) {
                     if (!l0.run_output_buffer(g, v, out_addr, out_size))
                         fail("end_run succeeded without an output buffer");
@@ -366,7 +385,7 @@ int l0_hcall(const uint8_t* data, size_t size) {
         if (!is_call || r.ok()) continue;
         if (l0.snapshot() != before) fail(what + " failed (r3=" + std::to_string(r.r3) +
                                           ") but changed L0 state");
-        if (mem.bytes() != mem_before)
+        if (port.writes() != writes_before)
             fail(what + " failed (r3=" + std::to_string(r.r3) + ") but wrote guest memory");
     }
     return 0;
