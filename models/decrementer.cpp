@@ -72,18 +72,27 @@ void decrementer::start_of_simulation() {
 }
 
 void decrementer::on_edge() {
-    notify_changed();
+    m_armed = time_base::never;
+    // An early wake-up left by a rewrite to a later edge changes nothing: no notification.
+    if (m_target != time_base::never && m_tb.ticks() >= m_target) notify_changed();
     reschedule();
 }
 
 void decrementer::reschedule() {
     if (elaborating()) return;
-    m_edge_ev.cancel();
-    const uint64_t edge = next_edge_tick();
-    if (edge == time_base::never) return;
-    const sc_core::sc_time at = m_tb.time_of(edge);
-    if (at == sc_core::sc_max_time()) return;  // beyond sc_time: never within this run
-    m_edge_ev.notify(at - sc_core::sc_time_stamp());
+    // Cancelling and re-notifying on every write leaves one dead entry per write in the
+    // kernel's timed queue (rewrites to far-future values are the common case, §6). Keep the
+    // pending notification unless the new edge is earlier; a later or absent edge is handled
+    // when the early one fires.
+    m_target = next_edge_tick();
+    if (m_target == time_base::never || m_target >= m_armed) return;
+    const sc_core::sc_time at = m_tb.time_of(m_target);
+    if (at == sc_core::sc_max_time()) {  // beyond sc_time: never within this run
+        m_target = time_base::never;
+        return;
+    }
+    m_armed = m_target;
+    m_edge_ev.notify(at - sc_core::sc_time_stamp());  // replaces a later pending notification
 }
 
 void decrementer::notify_changed() {

@@ -90,19 +90,27 @@ void hypervisor_decrementer::start_of_simulation() {
 }
 
 void hypervisor_decrementer::on_edge() {
+    m_armed = time_base::never;
+    const bool crossing = m_target != time_base::never && m_tb.ticks() >= m_target;
     sync();
-    notify_changed();
+    // An early wake-up left by a rewrite to a later value changes nothing: no notification.
+    if (crossing) notify_changed();
     reschedule();
 }
 
 void hypervisor_decrementer::reschedule() {
     if (elaborating()) return;
-    m_edge_ev.cancel();
-    const uint64_t edge = next_edge_tick();
-    if (edge == time_base::never) return;
-    const sc_core::sc_time at = m_tb.time_of(edge);
-    if (at == sc_core::sc_max_time()) return;  // beyond sc_time: never within this run
-    m_edge_ev.notify(at - sc_core::sc_time_stamp());
+    // Keep the pending notification unless the new crossing is earlier (see decrementer.cpp):
+    // no dead entries in the kernel's timed queue from rewrites to later values.
+    m_target = next_edge_tick();
+    if (m_target == time_base::never || m_target >= m_armed) return;
+    const sc_core::sc_time at = m_tb.time_of(m_target);
+    if (at == sc_core::sc_max_time()) {  // beyond sc_time: never within this run
+        m_target = time_base::never;
+        return;
+    }
+    m_armed = m_target;
+    m_edge_ev.notify(at - sc_core::sc_time_stamp());  // replaces a later pending notification
 }
 
 void hypervisor_decrementer::notify_changed() {

@@ -59,6 +59,10 @@ private:
     bool m_pending = false;
     uint64_t m_next;    // host tick at which the value is 0 (mod 2^W)
     uint64_t m_synced;  // host tick up to which crossings have been accounted for
+    // At most one pending timed notification, as in decrementer: m_target is the next crossing,
+    // m_armed the tick m_edge_ev fires at (<= m_target).
+    uint64_t m_target = time_base::never;
+    uint64_t m_armed = time_base::never;
     sc_core::sc_event m_edge_ev;
     sc_core::sc_event m_changed;
 };

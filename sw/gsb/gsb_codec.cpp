@@ -32,7 +32,9 @@ void store_be64(uint8_t* p, uint64_t v) {
 
 // ---- builder ----
 
-gsb_builder::gsb_builder() : m_bytes(GSB_HEADER_SIZE, 0), m_count(0) {}
+gsb_builder::gsb_builder() : m_bytes(GSB_HEADER_SIZE, 0), m_count(0) {
+    m_bytes.reserve(256);  // a run-output buffer fits: one allocation, not one per doubling
+}
 
 void gsb_builder::clear() {
     m_bytes.assign(GSB_HEADER_SIZE, 0);

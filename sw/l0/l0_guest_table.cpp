@@ -418,13 +418,13 @@ hcall_result l0_guest_table::getset(bool set, uint64_t flags, uint64_t guest, ui
     if (size < GSB_HEADER_SIZE || size > GSB_MAX_BUF_SIZE) return rc(H_P5);
     // The whole declared buffer must be guest memory (QEMU maps all of it): probe its last
     // byte, then read only the used part.
-    std::vector<uint8_t> buf;
+    std::vector<uint8_t>& buf = m_buf;
     uint8_t probe;
     if (addr + size < addr || !mem.read(addr + size - 1, &probe, 1) ||
         !read_gsb(mem, addr, size, buf))
         return rc(H_P4);
 
-    std::vector<gsb_element> elems;
+    std::vector<gsb_element>& elems = m_elems;
     const gsb_status st = gsb_decode(buf.data(), buf.size(), req, elems);
     if (!st.ok()) return rc(st.rc, st.index);
 
@@ -484,11 +484,11 @@ hcall_result l0_guest_table::begin_run(uint64_t guest, uint64_t vcpu, uint64_t f
     if (m_cfg.require_partition_table && !g->values.count(gsid::PARTITION_TABLE))
         return rc(H_PARTITION_PAGE_TABLE_NOT_DEFINED);
     // §6: the run-input buffer is applied as a thread-wide SET.
-    std::vector<uint8_t> buf;
+    std::vector<uint8_t>& buf = m_buf;
     if (!read_gsb(mem, in_addr, in_size, buf)) return rc(H_INPUT_BUFFER_NOT_DEFINED);
     gsb_request req;
     req.op = gsb_op::set;
-    std::vector<gsb_element> elems;
+    std::vector<gsb_element>& elems = m_elems;
     const gsb_status st = gsb_decode(buf.data(), buf.size(), req, elems);
     if (!st.ok()) return rc(st.rc, st.index);
     hcall_result r = check_set(*g, v, buf, elems);
@@ -510,7 +510,8 @@ hcall_result l0_guest_table::end_run(uint64_t guest, uint64_t vcpu, uint64_t exi
     uint64_t out_addr, out_size;
     if (!run_output_buffer(guest, vcpu, out_addr, out_size))
         return rc(H_OUTPUT_BUFFER_NOT_DEFINED, exit_vector);
-    gsb_builder out;
+    gsb_builder& out = m_out;
+    out.clear();
     const std::vector<uint16_t> ids = run_output_ids(exit_vector, policy);
     for (uint16_t id : ids) {
         const gsb_value val = read_value(*g, v, id);

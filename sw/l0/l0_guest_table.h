@@ -135,6 +135,11 @@ private:
     bool m_caps_set = false;
     uint64_t m_caps = 0;
     std::map<uint64_t, std::unique_ptr<guest_state>> m_guests;
+    // Scratch reused by GET/SET and the run path so that a warm call allocates nothing (bench/
+    // README.md, profile). Contents never outlive one call.
+    std::vector<uint8_t> m_buf;
+    std::vector<gsb_element> m_elems;
+    gsb_builder m_out;
 };
 
 }  // namespace nestvp
