@@ -3,6 +3,7 @@
 // lowest first: schema defaults, included files (in list order, each with its own includes
 // first), the file's own keys, then --set arguments in command-line order.
 #include "platforms/config/platform_loader.h"
+#include "platforms/config/yaml_guard.h"
 
 #include <filesystem>
 #include <fstream>
@@ -91,10 +92,12 @@ public:
         yaml_origin where{path, ""};
         std::vector<YAML::Node> docs;
         try {
-            docs = YAML::LoadAll(text.str());
+            docs = load_all_yaml_bounded(text.str());
         } catch (const YAML::Exception& e) {
             throw config_error(where.at(e.mark) + ": expected valid YAML, found a syntax error (" +
                                e.msg + ")");
+        } catch (const yaml_parse_timeout& e) {
+            throw config_error(path + ":1:1: expected valid YAML, found input " + e.what());
         }
         if (docs.empty() || docs[0].IsNull())
             throw config_error(path + ":1:1: expected a mapping of sections (" +
@@ -244,9 +247,12 @@ private:
     YAML::Node load_set_value(const std::string& text, const std::string& place,
                               const std::string& key) {
         try {
-            return YAML::Load(text);
+            const std::vector<YAML::Node> docs = load_all_yaml_bounded(text);
+            return docs.empty() ? YAML::Node() : docs.front();
         } catch (const YAML::Exception& e) {
             throw_config(place, key, "a YAML value", "a syntax error (" + e.msg + ")");
+        } catch (const yaml_parse_timeout& e) {
+            throw_config(place, key, "a YAML value", std::string("input on which ") + e.what());
         }
     }
 

@@ -1,4 +1,5 @@
 #include "platforms/config/stim_file.h"
+#include "platforms/config/yaml_guard.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -196,9 +197,11 @@ stim_file parse_stim(const std::string& text, const std::string& name) {
     ctx c{name};
     std::vector<YAML::Node> docs;
     try {
-        docs = YAML::LoadAll(text);
+        docs = load_all_yaml_bounded(text);
     } catch (const YAML::Exception& e) {
         c.fail(e.mark, "YAML syntax error: " + e.msg);
+    } catch (const yaml_parse_timeout& e) {
+        throw stim_error(name + ":1:1: " + e.what());
     }
     if (docs.empty() || docs[0].IsNull())
         throw stim_error(name + ":1:1: empty stimulus file (expected a map with 'steps:')");
