@@ -19,12 +19,12 @@ std::string hex_vector(uint32_t v) {
     return buf;
 }
 
-latency_summary to_summary(const std::vector<double>& samples) {
-    const latency_stats s = nested_metrics::summarize(samples);
+latency_summary to_summary(const nested_metrics::latency_histogram& h) {
+    const latency_stats s = nested_metrics::summarize(h);
     return latency_summary{s.count, s.p50, s.p99, s.max};
 }
 
-void collect(const nested_platform& top, const nested_metrics& m, run_result& r) {
+void collect(const nested_platform& top, const nested_metrics& m, bool keep_samples, run_result& r) {
     run_metrics& out = r.metrics;
     out.kvm_guest_exit = m.total(counter::l1_guest_exits);
     out.gsb_recv = m.total(counter::l0_get_state);
@@ -35,8 +35,10 @@ void collect(const nested_platform& top, const nested_metrics& m, run_result& r)
     out.arithoh_count = top.arithoh_count();
     out.nested_entry_latency_ns = to_summary(m.entry_latencies());
     out.nested_exit_latency_ns = to_summary(m.exit_latencies());
-    out.nested_entry_samples_ns = m.entry_latencies();
-    out.nested_exit_samples_ns = m.exit_latencies();
+    if (keep_samples) {  // for plots only
+        out.nested_entry_samples_ns = nested_metrics::samples(m.entry_latencies());
+        out.nested_exit_samples_ns = nested_metrics::samples(m.exit_latencies());
+    }
     for (unsigned c = 0; c < static_cast<unsigned>(counter::count_); ++c)
         out.counters[counter_name(static_cast<counter>(c))] = m.total(static_cast<counter>(c));
     for (const auto& [nr, n] : m.hcalls_by_number())
@@ -68,7 +70,7 @@ run_result run_platform(const platform_config& cfg, const run_options& opts) {
         }
     }
     result.sim_seconds = sc_core::sc_time_stamp().to_seconds();
-    collect(*top, metrics, result);
+    collect(*top, metrics, opts.keep_exit_events, result);
     result.sc_events = sc_core::sc_delta_count();
     for (unsigned i = 0; i < top->cores(); ++i)
         result.metrics.counters["machine.busy_thread_ms"] +=

@@ -68,11 +68,16 @@ public:
     const std::map<uint64_t, uint64_t>& hcalls_by_number() const { return m_hcalls; }
     const std::map<uint32_t, uint64_t>& exits_by_reason() const { return m_exits; }
 
-    void add_entry_latency(double ns) { m_entry_ns.push_back(ns); }
-    void add_exit_latency(double ns) { m_exit_ns.push_back(ns); }
-    const std::vector<double>& entry_latencies() const { return m_entry_ns; }
-    const std::vector<double>& exit_latencies() const { return m_exit_ns; }
-    static latency_stats summarize(std::vector<double> samples);
+    // Latencies are kept as a histogram of exact values (ps resolution), so memory does not
+    // grow with the run: the model's latencies take few distinct values.
+    using latency_histogram = std::map<int64_t, uint64_t>;  // ps -> count
+    void add_entry_latency(double ns) { ++m_entry[to_ps(ns)]; }
+    void add_exit_latency(double ns) { ++m_exit[to_ps(ns)]; }
+    const latency_histogram& entry_latencies() const { return m_entry; }
+    const latency_histogram& exit_latencies() const { return m_exit; }
+    static latency_stats summarize(const latency_histogram& h);
+    // Up to `max_samples` samples (ns) with the histogram's distribution, for plots.
+    static std::vector<double> samples(const latency_histogram& h, size_t max_samples = 1000000);
 
     // Exit timeline (kept only when asked for): time, vCPU, reason.
     struct exit_record {
@@ -92,7 +97,8 @@ private:
     std::vector<counter_array> m_per_thread;
     std::map<uint32_t, uint64_t> m_exits;
     std::map<uint64_t, uint64_t> m_hcalls;
-    std::vector<double> m_entry_ns, m_exit_ns;
+    static int64_t to_ps(double ns) { return static_cast<int64_t>(ns * 1000.0 + 0.5); }
+    latency_histogram m_entry, m_exit;
     bool m_keep_records = false;
     std::vector<exit_record> m_records;
 };
