@@ -63,7 +63,6 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
         m_timeout.notify(dt);
         for (;;) {
             sc_core::wait(m_wake);
-            ++m_wakeups;
             if (sc_core::sc_time_stamp() >= deadline || m_core.rerate_count() != rerates ||
                 m_irq.pending_vector())
                 break;

@@ -136,8 +136,6 @@ public:
     double cycles(accounting a) const;
     sc_core::sc_time entry_time() const { return m_entry_time; }
     sc_core::sc_time trap_time() const { return m_trap_time; }
-    // SystemC wake-ups of this thread's software (compute, entry, trap): for statistics.
-    uint64_t wakeups() const { return m_wakeups; }
 
 private:
     void guest_trap(const trap_info& t);  // guest side of a trap: hand back, wait for re-entry
@@ -168,7 +166,6 @@ private:
     // waiting for the same deadline instead of scheduling a new one.
     sc_core::sc_event m_timeout;
     sc_core::sc_event_or_list m_wake;
-    uint64_t m_wakeups = 0;
 
     double m_owed = 0;  // charged, not yet retired
     std::array<double, acct_count> m_cycles{};

@@ -28,19 +28,11 @@ l0_firmware::l0_firmware(const sc_core::sc_module_name& name, run_output_policy 
     hcall_socket.register_b_transport(this, &l0_firmware::b_transport);
 }
 
-void l0_firmware::charge(hardware_thread& t, uint64_t cycles) {
-    t.charge(static_cast<double>(cycles));
-}
-
-void l0_firmware::settle(hardware_thread& t) {
-    t.settle();
-}
-
 void l0_firmware::charge_memory(hardware_thread& t) {
     // Guest-memory latency (TLM annotated delay) is time the thread spends in L0.
     const sc_core::sc_time d = memory.take_delay();
     if (d == sc_core::SC_ZERO_TIME) return;
-    settle(t);
+    t.settle();
     sc_core::wait(d);
 }
 
@@ -60,10 +52,10 @@ void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
     }
     m_metrics.add(counter::l0_hcalls, f.thread->id());
     m_metrics.add_hcall(f.r[3]);
-    charge(*f.thread, m_costs.hcall_entry);
+    f.thread->charge(m_costs.hcall_entry);
     dispatch(f);
     // The return cost joins whatever L1 does next with interrupts off (hardware_thread::charge).
-    charge(*f.thread, m_costs.hcall_return);
+    f.thread->charge(m_costs.hcall_return);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -96,7 +88,7 @@ void l0_firmware::h_guest_state_hcall(hcall_frame& f) {
     }
     m_metrics.add(counter::l0_gsb_elements_in, t.id(), r.elements_in);
     m_metrics.add(counter::l0_gsb_elements_out, t.id(), r.elements_out);
-    charge(t, cost + m_costs.gsb_element * (r.elements_in + r.elements_out));
+    t.charge(cost + m_costs.gsb_element * (r.elements_in + r.elements_out));
     if (r.ok() && op == papr::H_GUEST_CREATE_VCPU) context_for(f.r[5], f.r[6]);
     f.r[3] = static_cast<uint64_t>(r.r3);
     f.r[4] = r.r4;
@@ -116,13 +108,13 @@ void l0_firmware::h_cede(hcall_frame& f) {
     // An L1 vCPU with nothing to run gives up its thread until its next interrupt (its DEC):
     // the thread is inactive meanwhile, so its SMT siblings speed up.
     hardware_thread& t = *f.thread;
-    charge(t, m_costs.cede);
-    settle(t);
+    t.charge(m_costs.cede);
+    t.settle();
     m_metrics.add(counter::l0_l1_cedes, t.id());
     t.set_active(false);
     while (!t.timers().dec_pending()) sc_core::wait(t.timers().pending_changed_event());
     t.set_active(true);
-    charge(t, m_costs.prod);
+    t.charge(m_costs.prod);
     f.r[3] = papr::H_SUCCESS;
 }
 
@@ -130,7 +122,7 @@ trap_info l0_firmware::run_l2(hardware_thread& t, sw_context& l2, const l2_timin
                               uint64_t& dec_expiry_out) {
     timer_unit_if& timers = t.timers();
     const uint64_t l1_offset = t.host() ? t.host()->tb_offset : 0;
-    settle(t);  // everything before the TB read is retired
+    t.settle();  // everything before the TB read is retired
     const uint64_t host_now = t.owner().tb().ticks();
     const uint64_t now_l1 = host_now + l1_offset;
     const uint64_t l1_lpcr = t.irq().lpcr();
@@ -155,7 +147,7 @@ trap_info l0_firmware::run_l2(hardware_thread& t, sw_context& l2, const l2_timin
     // offset removed; then the switch back to L1 is charged.
     const uint64_t host_exit = t.owner().tb().ticks();
     dec_expiry_out = host_exit + l1_offset + signed_dec(timers.read_dec(), t.irq().lpcr());
-    if (hdec >= 0) charge(t, m_costs.l2_exit);
+    if (hdec >= 0) t.charge(m_costs.l2_exit);
     timers.write_hdec(hdec_max);
     if (timers.hdec_pending()) timers.ack_hdec();  // a stray HDEC edge is consumed by L0
     t.irq().set_lpcr(l1_lpcr);
@@ -172,14 +164,14 @@ void l0_firmware::h_guest_run_vcpu(hcall_frame& f) {
     const hcall_result in = m_table.begin_run(guest, vcpu, flags, memory);
     charge_memory(t);
     m_metrics.add(counter::l0_gsb_elements_in, t.id(), in.elements_in);
-    charge(t, m_costs.gsb_element * in.elements_in);
+    t.charge(m_costs.gsb_element * in.elements_in);
     sw_context* l2 = in.ok() ? context_for(guest, vcpu) : nullptr;
     if (!in.ok() || !l2) {
         f.r[3] = static_cast<uint64_t>(in.ok() ? papr::H_HARDWARE : in.r3);
         f.r[4] = in.r4;
         return;
     }
-    charge(t, m_costs.run_vcpu);
+    t.charge(m_costs.run_vcpu);
     // Load L2's registers from L0's copy (§2.5: L0 keeps all L2 state between runs).
     for (unsigned n = 0; n <= 12; ++n) l2->gpr[n] = m_table.vcpu_u64(guest, vcpu, gsid::gpr(n));
     l2->nia = m_table.vcpu_u64(guest, vcpu, gsid::NIA);
@@ -199,7 +191,7 @@ void l0_firmware::h_guest_run_vcpu(hcall_frame& f) {
     const hcall_result out = m_table.end_run(guest, vcpu, trap.vector, m_policy, memory);
     charge_memory(t);
     m_metrics.add(counter::l0_gsb_elements_out, t.id(), out.elements_out);
-    charge(t, m_costs.gsb_element * out.elements_out);
+    t.charge(m_costs.gsb_element * out.elements_out);
     m_metrics.add_exit(trap.vector);
     f.r[3] = static_cast<uint64_t>(out.r3);
     f.r[4] = out.r4;
@@ -221,7 +213,7 @@ void l0_firmware::h_enter_nested(hcall_frame& f) {
         f.r[3] = static_cast<uint64_t>(rc != papr::H_SUCCESS ? rc : papr::H_PARAMETER);
         return;
     }
-    charge(t, m_costs.run_vcpu + m_costs.enter_nested);  // the same partition switch, plus the copy
+    t.charge(m_costs.run_vcpu + m_costs.enter_nested);  // the same partition switch, plus the copy
     for (unsigned n = 0; n < 32; ++n) l2->gpr[n] = regs.gpr[n];
     l2->nia = regs.nip;
     l2->msr = regs.msr;

@@ -43,10 +43,6 @@ public:
 private:
     void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void dispatch(hcall_frame& f);
-    // Costs go to the thread's charge(): consecutive steps are retired in one compute()
-    // before L0 does anything observable (hardware_thread::settle).
-    void charge(hardware_thread& t, uint64_t cycles);
-    void settle(hardware_thread& t);
     void charge_memory(hardware_thread& t);
 
     void h_cede(hcall_frame& f);
