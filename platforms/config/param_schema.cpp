@@ -1,4 +1,5 @@
 #include "platforms/config/param_schema.h"
+#include "platforms/report/json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -372,37 +373,8 @@ std::string format_real(double v) {
     return buf;
 }
 
-std::string yaml_quote(const std::string& s) {
-    std::string out = "\"";
-    for (unsigned char ch : s) {
-        switch (ch) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            default:
-                if (ch < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\x%02x", ch);
-                    out += buf;
-                } else {
-                    out += static_cast<char>(ch);
-                }
-        }
-    }
-    return out + "\"";
-}
+// A YAML double-quoted scalar accepts every JSON string escape (YAML 1.2 is a JSON superset).
+std::string yaml_quote(const std::string& s) { return json_quote(s); }
 
 std::string format_value(const param_def& d, const param_value& v) {
     switch (d.type) {
