@@ -87,8 +87,10 @@ uint64_t interrupt_controller::hrfid() {
     return m_hsrr0;
 }
 
+// Waiters (compute(), the stimulus runner) only act on a deliverable interrupt, so a change
+// that leaves nothing deliverable wakes nobody.
 void interrupt_controller::on_timer_change() {
-    m_deliverable.notify();
+    if (pending_vector()) m_deliverable.notify();
 }
 
 void interrupt_controller::reevaluate() {
@@ -96,7 +98,7 @@ void interrupt_controller::reevaluate() {
     if (s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
         s == sc_core::SC_END_OF_ELABORATION)
         return;
-    m_deliverable.notify(sc_core::SC_ZERO_TIME);
+    if (pending_vector()) m_deliverable.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace nestvp

@@ -93,7 +93,7 @@ public:
     uint64_t hrfid();
 
     timer_unit_if& timers() { return m_timers; }
-    // Notified (delta) whenever an interrupt may have become deliverable.
+    // Notified after a change (MSR, LPCR, a timer line) that leaves an interrupt deliverable.
     const sc_core::sc_event& deliverable_event() const { return m_deliverable; }
 
 private:

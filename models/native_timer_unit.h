@@ -1,7 +1,8 @@
 #pragma once
 // The SystemC (tlm) implementation of timer_unit_if: one decrementer + one
-// hypervisor_decrementer (timer-facilities.md §2, §3). pending_changed_event() is notified on
-// every change of either model (writes, LPCR changes, level changes, HDEC latch/ack).
+// hypervisor_decrementer (timer-facilities.md §2, §3). pending_changed_event() is notified when
+// the DEC or HDEC line changes (level change, LD change, HDEC latch/ack), as the RTL unit does;
+// a write that leaves both lines as they were notifies nothing.
 #include <memory>
 
 #include <systemc>
@@ -34,11 +35,12 @@ public:
     hypervisor_decrementer& hdec() { return m_hdec; }
 
 private:
-    void forward();  // SC_METHOD: either model changed -> m_changed
+    void forward();  // SC_METHOD: either model changed -> m_changed if a line moved
 
     decrementer m_dec;
     hypervisor_decrementer m_hdec;
     sc_core::sc_event m_changed;
+    bool m_dec_line = false, m_hdec_line = false;  // as last forwarded
 };
 
 }  // namespace nestvp
