@@ -5,9 +5,49 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
+#include <yaml-cpp/eventhandler.h>
+
 namespace nestvp {
+
+namespace {
+// Records where the current document starts; nothing else.
+class document_marks : public YAML::EventHandler {
+public:
+    YAML::Mark start;
+    void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+};
+
+// Step 1 of yaml_guard.h: a document that starts where the previous one did consumed nothing,
+// and LoadAll would loop on it.
+void check_documents_advance(const std::string& text) {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    document_marks marks;
+    bool first = true;
+    YAML::Mark last;
+    while (parser.HandleNextDocument(marks)) {
+        if (!first && marks.start.pos == last.pos)
+            throw YAML::ParserException(marks.start,
+                                        "a token that starts no node, e.g. ',' outside [] or {}");
+        first = false;
+        last = marks.start;
+    }
+}
+}  // namespace
 
 std::vector<YAML::Node> load_all_yaml_bounded(const std::string& text, double limit_s) {
     struct shared {
@@ -22,6 +62,7 @@ std::vector<YAML::Node> load_all_yaml_bounded(const std::string& text, double li
         std::vector<YAML::Node> docs;
         std::exception_ptr error;
         try {
+            check_documents_advance(text);
             docs = YAML::LoadAll(text);
         } catch (...) {
             error = std::current_exception();

@@ -1,8 +1,13 @@
 #pragma once
-// Parsing YAML with a bound on time. yaml-cpp 0.7 (Debian bookworm) never returns on some
-// inputs, e.g. a document that starts with ',' (found by fuzzing, tests/fuzz/known-hangs). The
-// parse runs on a worker thread; if it has not finished after `limit_s`, yaml_parse_timeout is
-// thrown and the worker is left behind (the caller reports the error; the process ends soon).
+// Parsing YAML safely with yaml-cpp 0.7 (Debian bookworm), whose LoadAll() never returns on
+// input whose first token is ',' (found by fuzzing; jbeder/yaml-cpp#1040, fixed upstream by
+// PR #1319): the parser reports a null document without consuming the token, and LoadAll
+// appends null documents for ever, growing memory.
+// 1. A pass over the parser's events first checks that every document starts further on than
+//    the one before; a document that does not is a YAML::ParserException at that place.
+// 2. As a second line of defence against hangs not yet known, the parse runs on a worker thread
+//    and yaml_parse_timeout is thrown if it has not finished after `limit_s` (the worker is then
+//    left behind; the caller reports the error and the process ends soon).
 #include <stdexcept>
 #include <string>
 #include <vector>

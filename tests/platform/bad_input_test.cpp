@@ -52,6 +52,15 @@ TEST(PlatformBadInput, YamlSyntax) {
     expect_bad("syntax.yaml", {}, "syntax.yaml:4:1", "", "valid YAML");
 }
 
+TEST(PlatformBadInput, LeadingCommaIsAnErrorNotAHang) {
+    // yaml_guard.h step 1: reported where the parser stuck, with no worker thread left looping.
+    expect_bad("leading_comma.yaml", {}, "leading_comma.yaml:3:1", "", "valid YAML");
+}
+
+TEST(PlatformBadInput, LeadingCommaInSetValue) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.hz=,1"}, "--set l2.hz=,1", "l2.hz", "");
+}
+
 TEST(PlatformBadInput, UnknownKey) {
     expect_bad("unknown_key.yaml", {}, "unknown_key.yaml:2:3", "l2.vcpu", "a key of l2");
 }
