@@ -1,5 +1,7 @@
 #include "sw/l0/l0_firmware.h"
 
+#include <algorithm>
+
 #include "sw/gsb/gsb_ids.h"
 #include "sw/l0/hv_guest_state.h"
 #include "sw/l0/nested_pt_regs.h"
@@ -173,21 +175,22 @@ void l0_firmware::h_guest_run_vcpu(hcall_frame& f) {
     }
     t.charge(m_costs.run_vcpu);
     // Load L2's registers from L0's copy (§2.5: L0 keeps all L2 state between runs).
-    for (unsigned n = 0; n <= 12; ++n) l2->gpr[n] = m_table.vcpu_u64(guest, vcpu, gsid::gpr(n));
-    l2->nia = m_table.vcpu_u64(guest, vcpu, gsid::NIA);
-    l2->msr = m_table.vcpu_u64(guest, vcpu, gsid::MSR);
+    l2_switch_regs regs;
+    m_table.load_switch_regs(guest, vcpu, regs);
+    std::copy(regs.gpr.begin(), regs.gpr.end(), l2->gpr.begin());
+    l2->nia = regs.nia;
+    l2->msr = regs.msr;
     l2_timing timing;
-    timing.lpcr = m_table.vcpu_u64(guest, vcpu, gsid::LPCR);
-    timing.hdec_expiry_l1 = m_table.vcpu_u64(guest, vcpu, gsid::HDEC_EXPIRY_TB);
-    timing.dec_expiry_l1 = m_table.vcpu_u64(guest, vcpu, gsid::DEC_EXPIRY_TB);
+    timing.lpcr = regs.lpcr;
+    timing.hdec_expiry_l1 = regs.hdec_expiry_tb;
+    timing.dec_expiry_l1 = regs.dec_expiry_tb;
     timing.l2_offset = m_table.tb_offset(guest);
-    uint64_t dec_expiry = 0;
-    const trap_info trap = run_l2(t, *l2, timing, dec_expiry);
+    const trap_info trap = run_l2(t, *l2, timing, regs.dec_expiry_tb);
     // Store what the hardware produced (§6): registers, NIA/MSR from (H)SRR0/1, DEC expiry.
-    for (unsigned n = 0; n <= 12; ++n) m_table.set_u64(guest, vcpu, gsid::gpr(n), l2->gpr[n]);
-    m_table.set_u64(guest, vcpu, gsid::NIA, trap.nia);
-    m_table.set_u64(guest, vcpu, gsid::MSR, trap.msr);
-    m_table.set_u64(guest, vcpu, gsid::DEC_EXPIRY_TB, dec_expiry);
+    std::copy_n(l2->gpr.begin(), regs.gpr.size(), regs.gpr.begin());
+    regs.nia = trap.nia;
+    regs.msr = trap.msr;
+    m_table.store_exit_regs(guest, vcpu, regs);
     const hcall_result out = m_table.end_run(guest, vcpu, trap.vector, m_policy, memory);
     charge_memory(t);
     m_metrics.add(counter::l0_gsb_elements_out, t.id(), out.elements_out);

@@ -152,6 +152,12 @@ bool parse_run_output_policy(const std::string& s, run_output_policy& out) {
 
 std::vector<uint16_t> run_output_ids(uint64_t exit_vector, run_output_policy p) {
     std::vector<uint16_t> ids;
+    run_output_ids(exit_vector, p, ids);
+    return ids;
+}
+
+void run_output_ids(uint64_t exit_vector, run_output_policy p, std::vector<uint16_t>& ids) {
+    ids.clear();
     // §6, QEMU get_exit_ids(): elements by exit vector; anything else -> empty buffer.
     switch (exit_vector) {
         case EXIT_HCALL:
@@ -164,23 +170,22 @@ std::vector<uint16_t> run_output_ids(uint64_t exit_vector, run_output_policy p) 
             }
             break;
         case EXIT_HDSI:
-            ids = {gsid::HDAR, gsid::HDSISR, gsid::ASDR, gsid::NIA, gsid::MSR};
+            ids.assign({gsid::HDAR, gsid::HDSISR, gsid::ASDR, gsid::NIA, gsid::MSR});
             break;
         case EXIT_HISI:
-            ids = {gsid::HDAR, gsid::ASDR, gsid::NIA, gsid::MSR};
+            ids.assign({gsid::HDAR, gsid::ASDR, gsid::NIA, gsid::MSR});
             break;
         case EXIT_HEA:
-            ids = {gsid::HEIR, gsid::NIA, gsid::MSR};
+            ids.assign({gsid::HEIR, gsid::NIA, gsid::MSR});
             break;
         case EXIT_HFAC:
-            ids = {gsid::HFSCR, gsid::NIA, gsid::MSR};
+            ids.assign({gsid::HFSCR, gsid::NIA, gsid::MSR});
             break;
         default:
             break;
     }
     // §2.6: newer PowerVM firmware puts DEC expiry TB in the output buffer on every trap.
     if (p == run_output_policy::powervm_dec_expiry) ids.push_back(gsid::DEC_EXPIRY_TB);
-    return ids;
 }
 
 l0_guest_table::l0_guest_table() : l0_guest_table(config{}) {}
@@ -512,7 +517,8 @@ hcall_result l0_guest_table::end_run(uint64_t guest, uint64_t vcpu, uint64_t exi
         return rc(H_OUTPUT_BUFFER_NOT_DEFINED, exit_vector);
     gsb_builder& out = m_out;
     out.clear();
-    const std::vector<uint16_t> ids = run_output_ids(exit_vector, policy);
+    std::vector<uint16_t>& ids = m_out_ids;
+    run_output_ids(exit_vector, policy, ids);
     for (uint16_t id : ids) {
         const gsb_value val = read_value(*g, v, id);
         out.add(id, val.bytes.data(), val.len);
@@ -583,6 +589,34 @@ bool l0_guest_table::set_u64(uint64_t guest, uint64_t vcpu, uint16_t id, uint64_
 uint64_t l0_guest_table::vcpu_u64(uint64_t guest, uint64_t vcpu, uint16_t id) const {
     uint64_t x = 0;
     return get_u64(guest, vcpu, id, x) ? x : 0;
+}
+
+bool l0_guest_table::load_switch_regs(uint64_t guest, uint64_t vcpu, l2_switch_regs& out) const {
+    const vcpu_state* v = find_vcpu(guest, vcpu);
+    if (!v) return false;
+    // All thread-wide scalars: stored values only (read_value adds nothing for these IDs).
+    const auto get = [v](uint16_t id) {
+        const gsb_value* x = v->values.find(id);
+        return x ? scalar_of(*x) : 0;
+    };
+    for (unsigned n = 0; n < out.gpr.size(); ++n) out.gpr[n] = get(gsid::gpr(n));
+    out.nia = get(gsid::NIA);
+    out.msr = get(gsid::MSR);
+    out.lpcr = get(gsid::LPCR);
+    out.hdec_expiry_tb = get(gsid::HDEC_EXPIRY_TB);
+    out.dec_expiry_tb = get(gsid::DEC_EXPIRY_TB);
+    return true;
+}
+
+bool l0_guest_table::store_exit_regs(uint64_t guest, uint64_t vcpu, const l2_switch_regs& in) {
+    vcpu_state* v = find_vcpu(guest, vcpu);
+    if (!v) return false;
+    for (unsigned n = 0; n < in.gpr.size(); ++n)
+        v->values[gsid::gpr(n)] = scalar_value(8, in.gpr[n]);
+    v->values[gsid::NIA] = scalar_value(8, in.nia);
+    v->values[gsid::MSR] = scalar_value(8, in.msr);
+    v->values[gsid::DEC_EXPIRY_TB] = scalar_value(8, in.dec_expiry_tb);
+    return true;
 }
 
 bool l0_guest_table::get_tb_offset(uint64_t guest, uint64_t& value) const {

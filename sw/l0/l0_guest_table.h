@@ -32,6 +32,15 @@ const char* to_string(run_output_policy p);
 bool parse_run_output_policy(const std::string& s, run_output_policy& out);
 // The IDs L0 returns for an exit vector under a policy, in buffer order.
 std::vector<uint16_t> run_output_ids(uint64_t exit_vector, run_output_policy p);
+// The same list into `ids` (cleared first): no allocation once `ids` has grown (exit path).
+void run_output_ids(uint64_t exit_vector, run_output_policy p, std::vector<uint16_t>& ids);
+
+// The registers L0 moves between its copy of an L2 vCPU and the hardware thread at the partition
+// switch (nested-virtualization.md §6: nested_papr_load_l2 / exit_nested_store_l2).
+struct l2_switch_regs {
+    std::array<uint64_t, 13> gpr{};  // r0..r12
+    uint64_t nia = 0, msr = 0, lpcr = 0, hdec_expiry_tb = 0, dec_expiry_tb = 0;
+};
 
 // A stored element value: the big-endian bytes as they travel in a GSB.
 struct gsb_value {
@@ -100,6 +109,11 @@ public:
     bool set_u64(uint64_t guest, uint64_t vcpu, uint16_t id, uint64_t value);
     // Convenience: value or 0 when absent.
     uint64_t vcpu_u64(uint64_t guest, uint64_t vcpu, uint16_t id) const;
+    // The switch registers in one lookup (the run path's get_u64/set_u64); false for an unknown
+    // guest or vCPU. store_exit_regs writes GPRs, NIA, MSR and DEC_EXPIRY_TB (what an exit
+    // produces), not LPCR or HDEC_EXPIRY_TB (L1's inputs).
+    bool load_switch_regs(uint64_t guest, uint64_t vcpu, l2_switch_regs& out) const;
+    bool store_exit_regs(uint64_t guest, uint64_t vcpu, const l2_switch_regs& in);
     // Guest-wide TB_OFFSET (L2 TB - L1 TB, §3.1). Returns false for an unknown guest.
     bool get_tb_offset(uint64_t guest, uint64_t& value) const;
     bool set_tb_offset(uint64_t guest, uint64_t value);
@@ -140,6 +154,7 @@ private:
     std::vector<uint8_t> m_buf;
     std::vector<gsb_element> m_elems;
     gsb_builder m_out;
+    std::vector<uint16_t> m_out_ids;
 };
 
 }  // namespace nestvp
