@@ -15,7 +15,12 @@ time_base::time_base(const sc_core::sc_module_name& name, uint64_t freq_hz)
 }
 
 uint64_t time_base::ticks() const {
-    return ticks_at(sc_core::sc_time_stamp());
+    const sc_dt::uint64 now = sc_core::sc_time_stamp().value();
+    if (now != m_cached_at) {
+        m_cached_ticks = ticks_at(sc_core::sc_time::from_value(now));
+        m_cached_at = now;
+    }
+    return m_cached_ticks;
 }
 
 uint64_t time_base::ticks_at(const sc_core::sc_time& t) const {

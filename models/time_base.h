@@ -30,6 +30,9 @@ public:
 private:
     uint64_t m_freq_hz;
     uint64_t m_units_per_second;  // sc_time resolution units per second
+    // ticks() at the last time asked: many reads share one timestamp (saves a 128-bit divide).
+    mutable sc_dt::uint64 m_cached_at = ~sc_dt::uint64{0};
+    mutable uint64_t m_cached_ticks = 0;
 };
 
 }  // namespace nestvp

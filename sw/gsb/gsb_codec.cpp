@@ -9,27 +9,6 @@
 
 namespace nestvp {
 
-uint16_t load_be16(const uint8_t* p) {
-    return static_cast<uint16_t>((p[0] << 8) | p[1]);
-}
-uint32_t load_be32(const uint8_t* p) {
-    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-}
-uint64_t load_be64(const uint8_t* p) {
-    return (uint64_t{load_be32(p)} << 32) | load_be32(p + 4);
-}
-void store_be16(uint8_t* p, uint16_t v) {
-    p[0] = static_cast<uint8_t>(v >> 8);
-    p[1] = static_cast<uint8_t>(v);
-}
-void store_be32(uint8_t* p, uint32_t v) {
-    for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (24 - 8 * i));
-}
-void store_be64(uint8_t* p, uint64_t v) {
-    store_be32(p, static_cast<uint32_t>(v >> 32));
-    store_be32(p + 4, static_cast<uint32_t>(v));
-}
-
 // ---- builder ----
 
 gsb_builder::gsb_builder() : m_bytes(GSB_HEADER_SIZE, 0), m_count(0) {

@@ -17,12 +17,26 @@ constexpr size_t GSB_HEADER_SIZE = 4;
 constexpr size_t GSB_ELEMENT_HEADER_SIZE = 4;
 
 // Big-endian helpers (byte-wise, so host endianness and alignment never matter).
-uint16_t load_be16(const uint8_t* p);
-uint32_t load_be32(const uint8_t* p);
-uint64_t load_be64(const uint8_t* p);
-void store_be16(uint8_t* p, uint16_t v);
-void store_be32(uint8_t* p, uint32_t v);
-void store_be64(uint8_t* p, uint64_t v);
+inline uint16_t load_be16(const uint8_t* p) {
+    return static_cast<uint16_t>((p[0] << 8) | p[1]);
+}
+inline uint32_t load_be32(const uint8_t* p) {
+    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
+inline uint64_t load_be64(const uint8_t* p) {
+    return (uint64_t{load_be32(p)} << 32) | load_be32(p + 4);
+}
+inline void store_be16(uint8_t* p, uint16_t v) {
+    p[0] = static_cast<uint8_t>(v >> 8);
+    p[1] = static_cast<uint8_t>(v);
+}
+inline void store_be32(uint8_t* p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (24 - 8 * i));
+}
+inline void store_be64(uint8_t* p, uint64_t v) {
+    store_be32(p, static_cast<uint32_t>(v >> 32));
+    store_be32(p + 4, static_cast<uint32_t>(v));
+}
 
 // Appends elements; the element count in the header is kept up to date.
 class gsb_builder {

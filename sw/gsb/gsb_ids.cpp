@@ -96,25 +96,14 @@ const std::vector<gsb_id_info>& gsb_all_ids() {
     return table;
 }
 
-namespace {
-const std::vector<int16_t>& dense_table() {
+const int16_t* detail::gsb_dense_table() {
     static const std::vector<int16_t> table = [] {
         std::vector<int16_t> t(65536, -1);
         const auto& ids = gsb_all_ids();
         for (size_t i = 0; i < ids.size(); ++i) t[ids[i].id] = static_cast<int16_t>(i);
         return t;
     }();
-    return table;
-}
-}  // namespace
-
-int gsb_dense_index(uint16_t id) {
-    return dense_table()[id];
-}
-
-const gsb_id_info* gsb_find_id(uint16_t id) {
-    const int i = gsb_dense_index(id);
-    return i < 0 ? nullptr : &gsb_all_ids()[static_cast<size_t>(i)];
+    return table.data();
 }
 
 std::string gsb_id_string(uint16_t id) {
