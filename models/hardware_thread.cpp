@@ -176,7 +176,13 @@ void hardware_thread::hcall(hcall_frame& frame) {
         m_irq.set_msr(m);
         return;
     }
-    tlm::tlm_generic_payload gp;
+    // One payload per thread, reused: built per call it allocated its extension array each
+    // time, and one left on a coroutine stack that never unwinds was reported as a leak.
+    // Only one context runs on the thread, so calls cannot overlap (checked).
+    if (m_hcall_in_flight)
+        throw std::logic_error(std::string(name()) + ": hcall issued while another is in flight");
+    m_hcall_in_flight = true;
+    tlm::tlm_generic_payload& gp = m_hcall_gp;
     gp.set_command(tlm::TLM_WRITE_COMMAND);
     gp.set_address(frame.r[3]);
     gp.set_data_ptr(reinterpret_cast<unsigned char*>(&frame));
@@ -185,7 +191,13 @@ void hardware_thread::hcall(hcall_frame& frame) {
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     trace();
-    hcall_socket->b_transport(gp, delay);
+    try {
+        hcall_socket->b_transport(gp, delay);
+    } catch (...) {
+        m_hcall_in_flight = false;
+        throw;
+    }
+    m_hcall_in_flight = false;
     if (delay > sc_core::SC_ZERO_TIME) {
         settle();
         sc_core::wait(delay);

@@ -167,6 +167,8 @@ private:
     sc_core::sc_event m_timeout;
     sc_core::sc_event_or_list m_wake;
 
+    tlm::tlm_generic_payload m_hcall_gp;  // the hcall transaction, reused (hcall())
+    bool m_hcall_in_flight = false;
     double m_owed = 0;  // charged, not yet retired
     std::array<double, acct_count> m_cycles{};
     // The compute() segment in progress (for cycles()).
