@@ -7,7 +7,8 @@ namespace nestvp {
 namespace {
 // P9 = N. Piggin, "KVM: PPC: Book3S HV P9: entry/exit optimisations" (nested-virtualization.md §9):
 // native KVM-HV NULL hcall entry+exit about 4,700 cycles after the series.
-const char* const p9_null_hcall = "P9 NULL-hcall entry+exit ~4700 cycles, split in halves (nested-virtualization.md §9)";
+const char* const p9_null_hcall =
+    "P9 NULL-hcall entry+exit ~4700 cycles, split in halves (nested-virtualization.md §9)";
 }  // namespace
 
 const std::vector<cost_def>& cost_catalog() {
@@ -15,37 +16,69 @@ const std::vector<cost_def>& cost_catalog() {
         // L0 firmware (PowerVM-like)
         {"l0", "hcall_entry", 2350, p9_null_hcall, "sc 1 from L1 into L0: trap, save, dispatch"},
         {"l0", "hcall_return", 2350, p9_null_hcall, "return from L0 to L1 after an hcall"},
-        {"l0", "run_vcpu", 40000, "assumption: no published nestedv2 figure; fitted to the no-cancel spin rate (docs/calibration.md)",
+        {"l0", "run_vcpu", 40000,
+         "assumption: no published nestedv2 figure; fitted to the no-cancel spin rate "
+         "(docs/calibration.md)",
          "H_GUEST_RUN_VCPU: load L2 state, TB offset, DEC and HDEC, switch partition"},
-        {"l0", "l2_exit", 40000, "assumption: symmetric with run_vcpu", "L2 trap into L0: save L2, restore L1 partition"},
+        {"l0", "l2_exit", 40000, "assumption: symmetric with run_vcpu",
+         "L2 trap into L0: save L2, restore L1 partition"},
         {"l0", "gsb_element", 60, "assumption: a bounds check, a table lookup and a 64-bit copy",
          "decode or encode one guest state buffer element"},
-        {"l0", "get_state", 1500, "assumption: hcall dispatch plus buffer lookup", "H_GUEST_GET_STATE handling, excluding elements"},
-        {"l0", "set_state", 1500, "assumption: hcall dispatch plus buffer lookup", "H_GUEST_SET_STATE handling, excluding elements"},
-        {"l0", "guest_create", 50000, "assumption: one-time set-up, not on any measured path", "H_GUEST_CREATE / CREATE_VCPU / DELETE"},
-        {"l0", "enter_nested", 7000, "assumption: v1 copies hv_guest_state and pt_regs (~1.2 KiB) by DMA",
+        {"l0", "get_state", 1500, "assumption: hcall dispatch plus buffer lookup",
+         "H_GUEST_GET_STATE handling, excluding elements"},
+        {"l0", "set_state", 1500, "assumption: hcall dispatch plus buffer lookup",
+         "H_GUEST_SET_STATE handling, excluding elements"},
+        {"l0", "guest_create", 50000, "assumption: one-time set-up, not on any measured path",
+         "H_GUEST_CREATE / CREATE_VCPU / DELETE"},
+        {"l0", "enter_nested", 7000,
+         "assumption: v1 copies hv_guest_state and pt_regs (~1.2 KiB) by DMA",
          "H_ENTER_NESTED: read and write back hv_guest_state and pt_regs"},
-        {"l0", "cede", 1000, "assumption: L0 marks the virtual processor idle", "H_CEDE from an L1 vCPU: give up the thread"},
-        {"l0", "prod", 3000, "assumption: wake-up IPI delivery to a ceded virtual processor", "waking a ceded L1 vCPU"},
+        {"l0", "cede", 1000, "assumption: L0 marks the virtual processor idle",
+         "H_CEDE from an L1 vCPU: give up the thread"},
+        {"l0", "prod", 3000, "assumption: wake-up IPI delivery to a ceded virtual processor",
+         "waking a ceded L1 vCPU"},
         // L1 KVM host
-        {"l1", "run_loop_pass", 6000, "assumption: kvmhv_run_single_vcpu outside hcalls, tracing enabled", "one pass of the run loop"},
-        {"l1", "gsb_element", 40, "assumption: kvmppc_gse_put/parse of one element", "encode or decode one element"},
-        {"l1", "handle_exit", 2000, "assumption: kvmppc_handle_exit_hv switch, counters and tracing", "exit handling by reason"},
+        {"l1", "run_loop_pass", 6000,
+         "assumption: kvmhv_run_single_vcpu outside hcalls, tracing enabled",
+         "one pass of the run loop"},
+        {"l1", "gsb_element", 40, "assumption: kvmppc_gse_put/parse of one element",
+         "encode or decode one element"},
+        {"l1", "handle_exit", 2000,
+         "assumption: kvmppc_handle_exit_hv switch, counters and tracing",
+         "exit handling by reason"},
         {"l1", "cede", 300, "assumption: kvmppc_cede sets MSR[EE] and ceded", "kvmppc_cede"},
         {"l1", "set_timer", 600, "assumption: hrtimer_start", "kvmppc_set_timer"},
-        {"l1", "block", 3000, "assumption: schedule() out of the vCPU thread", "blocking on the vCPU rcuwait"},
-        {"l1", "wake", 4000, "assumption: hrtimer expiry, kvmppc_decrementer_func, wake-up and schedule() in", "timer wake of a blocked vCPU"},
-        {"l1", "tick", 2000, "assumption: scheduler tick on an L1 CPU", "L1 periodic timer interrupt"},
+        {"l1", "block", 3000, "assumption: schedule() out of the vCPU thread",
+         "blocking on the vCPU rcuwait"},
+        {"l1", "wake", 4000,
+         "assumption: hrtimer expiry, kvmppc_decrementer_func, wake-up and schedule() in",
+         "timer wake of a blocked vCPU"},
+        {"l1", "timer_interrupt", 1500,
+         "assumption: timer_interrupt entry, hrtimer dispatch and exit; the same Linux path as "
+         "l2.costs.timer_interrupt",
+         "L1 DEC interrupt"},
+        {"l1", "tick", 2000, "assumption: scheduler tick on an L1 CPU",
+         "L1 periodic timer interrupt"},
         // L2 guest kernel
-        {"l2", "timer_interrupt", 1500, "assumption: timer_interrupt entry, clockevent handler dispatch, exit", "L2 DEC interrupt"},
-        {"l2", "tick", 3000, "assumption: scheduler tick, RCU and accounting", "periodic tick work"},
-        {"l2", "housekeeping", 20000, "assumption: a short timer callback (vmstat, RCU, writeback timer)", "one housekeeping timer"},
-        {"l2", "idle_enter", 6000, "assumption: cpuidle, NO_HZ stop-tick and the cede path", "idle entry up to H_CEDE"},
-        {"l2", "idle_exit", 4000, "assumption: return from H_CEDE, tick restart, need_resched check", "after H_CEDE returns"},
-        {"l2", "set_dec", 100, "assumption: mtspr DEC and bookkeeping", "programming the clockevent"},
+        {"l2", "timer_interrupt", 1500,
+         "assumption: timer_interrupt entry, clockevent handler dispatch, exit",
+         "L2 DEC interrupt"},
+        {"l2", "tick", 3000, "assumption: scheduler tick, RCU and accounting",
+         "periodic tick work"},
+        {"l2", "housekeeping", 20000,
+         "assumption: a short timer callback (vmstat, RCU, writeback timer)",
+         "one housekeeping timer"},
+        {"l2", "idle_enter", 6000, "assumption: cpuidle, NO_HZ stop-tick and the cede path",
+         "idle entry up to H_CEDE"},
+        {"l2", "idle_exit", 4000,
+         "assumption: return from H_CEDE, tick restart, need_resched check",
+         "after H_CEDE returns"},
+        {"l2", "set_dec", 100, "assumption: mtspr DEC and bookkeeping",
+         "programming the clockevent"},
         // Workloads
         {"workload", "arithoh_iteration", 9,
-         "derived: reference-result.md cancel run, 340.3 M iterations/s at 3.0 GHz -> 8.8 cycles", "one arithoh loop iteration"},
+         "derived: reference-result.md cancel run, 340.3 M iterations/s at 3.0 GHz -> 8.8 cycles",
+         "one arithoh loop iteration"},
     };
     return catalog;
 }

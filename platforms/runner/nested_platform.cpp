@@ -65,7 +65,7 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     const cost_table& k1 = cfg.l1.costs;
     const l1_costs l1c{c(k1, "run_loop_pass"), c(k1, "handle_exit"), c(k1, "cede"),
                        c(k1, "set_timer"), c(k1, "gsb_element")};
-    const l1_cpu_costs cpuc{c(k1, "tick"), c(k1, "tick"), c(k1, "block"), c(k1, "wake")};
+    const l1_cpu_costs cpuc{c(k1, "tick"), c(k1, "timer_interrupt"), c(k1, "block"), c(k1, "wake")};
     const cost_table& k2 = cfg.l2.costs;
     const l2_costs l2c{c(k2, "timer_interrupt"), c(k2, "tick"),      c(k2, "housekeeping"),
                        c(k2, "idle_enter"),      c(k2, "idle_exit"), c(k2, "set_dec")};
