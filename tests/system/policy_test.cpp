@@ -23,7 +23,9 @@ double field(const std::string& json, const std::string& key) {
 }
 
 run_metrics run(const std::string& sets) {
-    const std::string out = std::string(NESTVP_BINARY_DIR) + "/system-" +
+    // One file per test and settings: ctest -j runs tests that share settings side by side.
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const std::string out = std::string(NESTVP_BINARY_DIR) + "/system-" + test + "-" +
                             std::to_string(std::hash<std::string>{}(sets)) + ".json";
     const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " +
                             std::string(NESTVP_BINARY_DIR) + "/nestvp run " + NESTVP_SOURCE_DIR +

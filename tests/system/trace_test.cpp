@@ -10,7 +10,9 @@
 namespace {
 
 std::string run_trace(const std::string& extra) {
-    const std::string vcd = std::string(NESTVP_BINARY_DIR) + "/system-trace-" +
+    // One file per test and settings: ctest -j runs tests side by side.
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const std::string vcd = std::string(NESTVP_BINARY_DIR) + "/system-trace-" + test + "-" +
                             std::to_string(std::hash<std::string>{}(extra)) + ".vcd";
     const std::string cmd = "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " +
                             std::string(NESTVP_BINARY_DIR) + "/nestvp run " + NESTVP_SOURCE_DIR +
