@@ -97,6 +97,11 @@ void decrementer::reschedule() {
 
 void decrementer::notify_changed() {
     if (elaborating()) return;
+    // Only a change of the line reaches the timer unit (a rewrite that leaves it as it was is
+    // invisible to interrupt delivery).
+    const bool line = pending();
+    if (line == m_line) return;
+    m_line = line;
     m_changed.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -42,7 +42,7 @@ public:
     bool pending() const;
     // Host tick of the next level change, or time_base::never.
     uint64_t next_edge_tick() const;
-    // Notified (delta) on every write, LD change and level change.
+    // Notified (delta) when the level changes (by a write, an LD change or an edge).
     const sc_core::sc_event& changed_event() const { return m_changed; }
 
 private:
@@ -63,6 +63,7 @@ private:
     uint64_t m_armed = time_base::never;
     sc_core::sc_event m_edge_ev;
     sc_core::sc_event m_changed;
+    bool m_line = false;  // the level last reported through m_changed
 };
 
 // Width helpers shared by DEC and HDEC.

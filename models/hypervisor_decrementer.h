@@ -65,6 +65,7 @@ private:
     uint64_t m_armed = time_base::never;
     sc_core::sc_event m_edge_ev;
     sc_core::sc_event m_changed;
+    bool m_line = false;  // the level last reported through m_changed
 };
 
 }  // namespace nestvp
