@@ -5,24 +5,15 @@
 
 namespace nestvp {
 
-namespace {
-// Events may only be scheduled once elaboration is over; start_of_simulation() arms them.
-bool elaborating() {
-    const auto s = sc_core::sc_get_status();
-    return s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
-           s == sc_core::SC_END_OF_ELABORATION;
-}
-}  // namespace
-
 decrementer::decrementer(const sc_core::sc_module_name& name, time_base& tb, unsigned dec_bits)
-    : sc_core::sc_module(name), m_tb(tb), m_dec_bits(dec_bits) {
+    : sc_core::sc_module(name), m_tb(tb), m_dec_bits(dec_bits), m_edges(tb) {
     // §2.1 / §6: ibm,dec-bits is accepted in 32..64.
     if (dec_bits < 32 || dec_bits > 64)
         throw std::invalid_argument("decrementer: dec_bits must be 32..64, got " +
                                     std::to_string(dec_bits));
     m_next = m_tb.ticks() + reset_value;
     SC_METHOD(on_edge);
-    sensitive << m_edge_ev;
+    sensitive << m_edges.event();
     dont_initialize();
 }
 
@@ -72,31 +63,18 @@ void decrementer::start_of_simulation() {
 }
 
 void decrementer::on_edge() {
-    m_armed = time_base::never;
     // An early wake-up left by a rewrite to a later edge changes nothing: no notification.
-    if (m_target != time_base::never && m_tb.ticks() >= m_target) notify_changed();
+    if (m_edges.fired()) notify_changed();
     reschedule();
 }
 
 void decrementer::reschedule() {
-    if (elaborating()) return;
-    // Cancelling and re-notifying on every write leaves one dead entry per write in the
-    // kernel's timed queue (rewrites to far-future values are the common case, §6). Keep the
-    // pending notification unless the new edge is earlier; a later or absent edge is handled
-    // when the early one fires.
-    m_target = next_edge_tick();
-    if (m_target == time_base::never || m_target >= m_armed) return;
-    const sc_core::sc_time at = m_tb.time_of(m_target);
-    if (at == sc_core::sc_max_time()) {  // beyond sc_time: never within this run
-        m_target = time_base::never;
-        return;
-    }
-    m_armed = m_target;
-    m_edge_ev.notify(at - sc_core::sc_time_stamp());  // replaces a later pending notification
+    if (systemc_elaborating()) return;
+    m_edges.aim(next_edge_tick());
 }
 
 void decrementer::notify_changed() {
-    if (elaborating()) return;
+    if (systemc_elaborating()) return;
     // Only a change of the line reaches the timer unit (a rewrite that leaves it as it was is
     // invisible to interrupt delivery).
     const bool line = pending();

@@ -16,6 +16,7 @@
 
 #include <systemc>
 
+#include "models/edge_scheduler.h"
 #include "models/time_base.h"
 
 namespace nestvp {
@@ -47,21 +48,16 @@ public:
 
 private:
     void start_of_simulation() override;
-    void on_edge();     // SC_METHOD on m_edge_ev
-    void reschedule();  // aim at next_edge_tick(); notify m_edge_ev only if that is earlier
+    void on_edge();     // SC_METHOD on m_edges.event()
+    void reschedule();  // m_edges aims at next_edge_tick()
     void notify_changed();
     uint64_t raw_at(uint64_t tick) const;  // (m_next - tick) truncated to the active width
 
     time_base& m_tb;
     unsigned m_dec_bits;
     bool m_ld = false;
-    uint64_t m_next;  // host tick at which the value is 0 (mod 2^width)
-    // At most one pending timed notification (docs/decrementer.md, "Events"): m_target is the
-    // next level change, m_armed the tick m_edge_ev fires at (<= m_target). A later target
-    // leaves the early notification in place; on_edge then re-arms without reporting a change.
-    uint64_t m_target = time_base::never;
-    uint64_t m_armed = time_base::never;
-    sc_core::sc_event m_edge_ev;
+    uint64_t m_next;         // host tick at which the value is 0 (mod 2^width)
+    edge_scheduler m_edges;  // the next level change, one pending notification at most
     sc_core::sc_event m_changed;
     bool m_line = false;  // the level last reported through m_changed
 };

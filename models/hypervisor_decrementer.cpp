@@ -5,24 +5,16 @@
 
 namespace nestvp {
 
-namespace {
-bool elaborating() {
-    const auto s = sc_core::sc_get_status();
-    return s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
-           s == sc_core::SC_END_OF_ELABORATION;
-}
-}  // namespace
-
 hypervisor_decrementer::hypervisor_decrementer(const sc_core::sc_module_name& name, time_base& tb,
                                                unsigned dec_bits)
-    : sc_core::sc_module(name), m_tb(tb), m_bits(dec_bits) {
+    : sc_core::sc_module(name), m_tb(tb), m_bits(dec_bits), m_edges(tb) {
     if (dec_bits < 32 || dec_bits > 64)
         throw std::invalid_argument("hypervisor_decrementer: dec_bits must be 32..64, got " +
                                     std::to_string(dec_bits));
     m_synced = m_tb.ticks();
     m_next = m_synced + (width_mask(m_bits) >> 1);  // reset: max positive, 2^(W-1)-1
     SC_METHOD(on_edge);
-    sensitive << m_edge_ev;
+    sensitive << m_edges.event();
     dont_initialize();
 }
 
@@ -90,8 +82,7 @@ void hypervisor_decrementer::start_of_simulation() {
 }
 
 void hypervisor_decrementer::on_edge() {
-    m_armed = time_base::never;
-    const bool crossing = m_target != time_base::never && m_tb.ticks() >= m_target;
+    const bool crossing = m_edges.fired();
     sync();
     // An early wake-up left by a rewrite to a later value changes nothing: no notification.
     if (crossing) notify_changed();
@@ -99,22 +90,12 @@ void hypervisor_decrementer::on_edge() {
 }
 
 void hypervisor_decrementer::reschedule() {
-    if (elaborating()) return;
-    // Keep the pending notification unless the new crossing is earlier (see decrementer.cpp):
-    // no dead entries in the kernel's timed queue from rewrites to later values.
-    m_target = next_edge_tick();
-    if (m_target == time_base::never || m_target >= m_armed) return;
-    const sc_core::sc_time at = m_tb.time_of(m_target);
-    if (at == sc_core::sc_max_time()) {  // beyond sc_time: never within this run
-        m_target = time_base::never;
-        return;
-    }
-    m_armed = m_target;
-    m_edge_ev.notify(at - sc_core::sc_time_stamp());  // replaces a later pending notification
+    if (systemc_elaborating()) return;
+    m_edges.aim(next_edge_tick());
 }
 
 void hypervisor_decrementer::notify_changed() {
-    if (elaborating()) return;
+    if (systemc_elaborating()) return;
     // Only a change of the line reaches the timer unit (a rewrite that leaves it as it was is
     // invisible to interrupt delivery).
     const bool line = m_pending;

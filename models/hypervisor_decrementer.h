@@ -17,6 +17,7 @@
 #include <systemc>
 
 #include "models/decrementer.h"  // width_mask, sign_extend, msb_set
+#include "models/edge_scheduler.h"
 #include "models/time_base.h"
 
 namespace nestvp {
@@ -57,13 +58,9 @@ private:
     unsigned m_bits;
     bool m_hdice = false;
     bool m_pending = false;
-    uint64_t m_next;    // host tick at which the value is 0 (mod 2^W)
-    uint64_t m_synced;  // host tick up to which crossings have been accounted for
-    // At most one pending timed notification, as in decrementer: m_target is the next crossing,
-    // m_armed the tick m_edge_ev fires at (<= m_target).
-    uint64_t m_target = time_base::never;
-    uint64_t m_armed = time_base::never;
-    sc_core::sc_event m_edge_ev;
+    uint64_t m_next;         // host tick at which the value is 0 (mod 2^W)
+    uint64_t m_synced;       // host tick up to which crossings have been accounted for
+    edge_scheduler m_edges;  // the next level change, one pending notification at most
     sc_core::sc_event m_changed;
     bool m_line = false;  // the level last reported through m_changed
 };

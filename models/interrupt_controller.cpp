@@ -1,5 +1,7 @@
 #include "models/interrupt_controller.h"
 
+#include "models/edge_scheduler.h"
+
 #include <stdexcept>
 
 namespace nestvp {
@@ -94,10 +96,7 @@ void interrupt_controller::on_timer_change() {
 }
 
 void interrupt_controller::reevaluate() {
-    const auto s = sc_core::sc_get_status();
-    if (s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
-        s == sc_core::SC_END_OF_ELABORATION)
-        return;
+    if (systemc_elaborating()) return;
     if (pending_vector()) m_deliverable.notify(sc_core::SC_ZERO_TIME);
 }
 

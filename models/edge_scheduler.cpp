@@ -1,0 +1,28 @@
+#include "models/edge_scheduler.h"
+
+namespace nestvp {
+
+bool systemc_elaborating() {
+    const auto s = sc_core::sc_get_status();
+    return s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
+           s == sc_core::SC_END_OF_ELABORATION;
+}
+
+void edge_scheduler::aim(uint64_t target) {
+    m_target = target;
+    if (m_target == time_base::never || m_target >= m_armed) return;
+    const sc_core::sc_time at = m_tb.time_of(m_target);
+    if (at == sc_core::sc_max_time()) {
+        m_target = time_base::never;
+        return;
+    }
+    m_armed = m_target;
+    m_event.notify(at - sc_core::sc_time_stamp());  // replaces a later pending notification
+}
+
+bool edge_scheduler::fired() {
+    m_armed = time_base::never;
+    return m_target != time_base::never && m_tb.ticks() >= m_target;
+}
+
+}  // namespace nestvp

@@ -1,0 +1,38 @@
+#pragma once
+// The next level change of a counter derived from the time base (DEC, HDEC), kept as at most one
+// pending timed notification (docs/decrementer.md, "Events"). Rewrites to far-future values are
+// the common case (§6), and cancelling and re-notifying on each would leave one dead entry per
+// write in the kernel's timed queue: a later target leaves the earlier notification in place,
+// and the owner's edge method re-aims when it fires early.
+#include <cstdint>
+
+#include <systemc>
+
+#include "models/time_base.h"
+
+namespace nestvp {
+
+// True until elaboration is over: events may not be scheduled yet (start_of_simulation() arms).
+bool systemc_elaborating();
+
+class edge_scheduler {
+public:
+    explicit edge_scheduler(time_base& tb) : m_tb(tb) {}
+
+    // The owner's SC_METHOD is sensitive to this.
+    const sc_core::sc_event& event() const { return m_event; }
+    // Aim at host tick `target` (time_base::never: no edge). Notifies only if it is earlier than
+    // the notification already pending; a tick beyond sc_time is never within the run.
+    void aim(uint64_t target);
+    // First thing in the owner's edge method: true if the target tick has been reached (a real
+    // edge), false for an early wake-up left by a rewrite to a later target.
+    bool fired();
+
+private:
+    time_base& m_tb;
+    uint64_t m_target = time_base::never;  // the next level change
+    uint64_t m_armed = time_base::never;   // the tick m_event fires at (<= m_target)
+    sc_core::sc_event m_event;
+};
+
+}  // namespace nestvp
