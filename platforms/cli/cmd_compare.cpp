@@ -57,11 +57,7 @@ std::string join_settings(const std::vector<std::string>& sets) {
 int compare_main(int argc, char** argv) {
     install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
     const std::vector<std::string> args(argv + 1, argv + argc);
-    for (const auto& a : args)
-        if (a == "--help" || a == "-h") {
-            std::fputs(k_help, stdout);
-            return exit_ok;
-        }
+    if (help_requested(args, k_help)) return exit_ok;
     parsed_args pa;
     std::string file_a, file_b;
     std::vector<std::string> sets_a, sets_b;

@@ -26,11 +26,7 @@ const char* const k_help =
 
 int merge_main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
-    for (const auto& a : args)
-        if (a == "--help" || a == "-h") {
-            std::fputs(k_help, stdout);
-            return exit_ok;
-        }
+    if (help_requested(args, k_help)) return exit_ok;
     parsed_args pa;
     sweep_plan plan;
     std::string dir;
@@ -62,18 +58,7 @@ int merge_main(int argc, char** argv) {
     std::vector<std::string> problems;
     const auto pts = load_points(plan, dir, problems);
     for (const auto& p : problems) std::fprintf(stderr, "nestvp merge: %s\n", p.c_str());
-    try {
-        const std::string csv = sweep_csv(plan, pts);
-        if (csv_out.empty()) {
-            std::fputs(csv.c_str(), stdout);
-        } else {
-            write_text_file(csv_out, csv);
-        }
-        if (!plot_dir.empty()) write_sweep_plots(plot_dir, plan, pts);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "nestvp merge: %s\n", e.what());
-        return exit_failure;
-    }
+    if (!write_sweep_results("merge", plan, pts, csv_out, plot_dir)) return exit_failure;
     if (!problems.empty()) {
         std::fprintf(stderr, "nestvp merge: %zu of %zu points missing or unreadable\n",
                      problems.size(), plan.points.size());

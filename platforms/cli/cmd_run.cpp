@@ -50,11 +50,7 @@ std::string stem_of(const std::string& path) {
 int run_main(int argc, char** argv) {
     install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
     const std::vector<std::string> args(argv + 1, argv + argc);
-    for (const auto& a : args)
-        if (a == "--help" || a == "-h") {
-            std::fputs(k_help, stdout);
-            return exit_ok;
-        }
+    if (help_requested(args, k_help)) return exit_ok;
     parsed_args pa;
     settings_list settings;
     platform_config cfg;

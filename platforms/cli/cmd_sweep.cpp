@@ -43,11 +43,7 @@ const char* const k_help =
 int sweep_main(int argc, char** argv) {
     install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
     const std::vector<std::string> args(argv + 1, argv + argc);
-    for (const auto& a : args)
-        if (a == "--help" || a == "-h") {
-            std::fputs(k_help, stdout);
-            return exit_ok;
-        }
+    if (help_requested(args, k_help)) return exit_ok;
     parsed_args pa;
     sweep_plan plan;
     unsigned jobs = 1;
@@ -162,18 +158,7 @@ int sweep_main(int argc, char** argv) {
     for (size_t i = 0; i < codes.size(); ++i)
         if (codes[i] != exit_ok && codes[i] != exit_interrupted)
             pts[i].reset();  // failed or never run
-    try {
-        const std::string csv = sweep_csv(plan, pts);
-        if (csv_out.empty()) {
-            std::fputs(csv.c_str(), stdout);
-        } else {
-            write_text_file(csv_out, csv);
-        }
-        if (!plot_dir.empty()) write_sweep_plots(plot_dir, plan, pts);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "nestvp sweep: %s\n", e.what());
-        rc = exit_failure;
-    }
+    if (!write_sweep_results("sweep", plan, pts, csv_out, plot_dir)) rc = exit_failure;
     remove_temp_dir(tmp);
     if (sigint_received()) {
         std::fprintf(stderr, "nestvp sweep: interrupted; rows of finished points written\n");

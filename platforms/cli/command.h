@@ -1,7 +1,10 @@
 #pragma once
 // Commands of the nestvp tool register themselves here; main() dispatches by name.
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "platforms/report/sweep_plan.h"
 
 namespace nestvp {
 
@@ -13,6 +16,14 @@ struct command {
 
 void register_command(const command& cmd);
 const std::vector<command>& commands();
+
+// Every command's --help / -h anywhere in `args`: prints `help` to stdout and returns true.
+bool help_requested(const std::vector<std::string>& args, const char* help);
+// A sweep's results (sweep, merge): the CSV to `csv_out` (stdout when empty), the plots to
+// `plot_dir` (none when empty). A failure is reported as "nestvp <cmd>: ..." and returns false.
+bool write_sweep_results(const char* cmd, const sweep_plan& plan,
+                         const std::vector<std::optional<run_record>>& pts,
+                         const std::string& csv_out, const std::string& plot_dir);
 
 // Exit codes shared by every command (documented in docs/cli.md).
 enum exit_code : int {

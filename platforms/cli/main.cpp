@@ -8,24 +8,6 @@
 
 #include "platforms/cli/command.h"
 
-namespace nestvp {
-
-namespace {
-std::vector<command>& registry() {
-    static std::vector<command> r;
-    return r;
-}
-}  // namespace
-
-void register_command(const command& cmd) {
-    registry().push_back(cmd);
-}
-const std::vector<command>& commands() {
-    return registry();
-}
-
-}  // namespace nestvp
-
 namespace {
 
 void print_usage(std::FILE* out) {
