@@ -44,8 +44,8 @@ fuzz-run: fuzz
 
 # The sanitizer suite: ASan+UBSan build, whole test suite. The options reach every test and
 # every `nestvp` a test starts: UB aborts with a stack trace, leaks fail (suppressions, none at
-# present, would go in tests/support/lsan.supp with their reason). ASAN_CMAKE_FLAGS / ASAN_CTEST_ARGS let CI trade
-# optimisation or a label subset for time (.ci/run).
+# present, would go in tests/support/lsan.supp with their reason). ASAN_CMAKE_FLAGS /
+# ASAN_CTEST_ARGS let CI trade optimisation or a label subset for time (.ci/run).
 ASAN_CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Debug -DNESTVP_SANITIZE=ON
 export ASAN_OPTIONS ?= detect_leaks=1:check_initialization_order=1:detect_stack_use_after_return=0
 export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/support/lsan.supp:print_suppressions=0
