@@ -38,7 +38,10 @@ int64_t nestedv2_state_cache::hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint6
 uint64_t nestedv2_state_cache::get(uint16_t id) {
     if (valid(id)) return m_values[id];
     // __kvmhv_nestedv2_cached_reload: one GET_STATE of one element in the input buffer.
-    gsb_builder req;
+    // Member scratch, never a local: the hcall and the charge below may suspend this coroutine,
+    // and one still suspended when the simulation ends is never unwound (its heap would leak).
+    gsb_builder& req = m_req;
+    req.clear();
     req.add_request(id);
     if (!m_mem.write(m_in_addr, req.bytes().data(), req.size()))
         throw std::runtime_error("L1: run-input buffer is not in L1 memory");
@@ -47,9 +50,10 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     if (rc != papr::H_SUCCESS)
         throw std::runtime_error("L1: H_GUEST_GET_STATE of " + gsb_id_string(id) + " failed with " +
                                  std::to_string(rc));
-    std::vector<uint8_t> buf(req.size());
+    std::vector<uint8_t>& buf = m_scratch;
+    buf.resize(req.size());
     m_mem.read(m_in_addr, buf.data(), buf.size());
-    std::vector<gsb_element> elems;
+    std::vector<gsb_element>& elems = m_elems;
     const gsb_status st = gsb_decode(buf.data(), buf.size(), gsb_request{gsb_op::get}, elems);
     if (!st.ok() || elems.size() != 1)
         throw std::runtime_error("L1: bad GET_STATE reply: " + st.message);
@@ -77,7 +81,8 @@ void nestedv2_state_cache::mark_all_dirty(const std::vector<uint16_t>& ids) {
 }
 
 void nestedv2_state_cache::flush(uint64_t hdec_expiry_tb, uint64_t lpcr_value) {
-    gsb_builder in;
+    gsb_builder& in = m_req;
+    in.clear();
     for (uint16_t id : m_dirty_ids) {
         if (id == gsid::HDEC_EXPIRY_TB || id == gsid::LPCR) continue;
         const gsb_id_info* info = gsb_find_id(id);

@@ -57,6 +57,7 @@ private:
     std::vector<uint32_t> m_valid_gen, m_dirty_gen;
     uint32_t m_valid_now = 1, m_dirty_now = 1;
     std::vector<uint16_t> m_dirty_ids;
+    gsb_builder m_req;  // GET_STATE requests and run inputs, reused (see get())
     std::vector<uint8_t> m_scratch;
     std::vector<gsb_element> m_elems;
     uint64_t m_reloads = 0;
