@@ -1,6 +1,6 @@
 // run_record JSON: writing in a fixed layout and reading it back (compare, merge).
-#include <cstdio>
 #include "platforms/report/run_record.h"
+#include <cstdio>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -83,10 +83,11 @@ latency_summary read_latency(const json_value& m, const std::string& key, const 
 }
 
 std::map<std::string, uint64_t> read_counts(const json_value& m, const std::string& key,
-                                            const std::string& what) {
-    const json_value& o = need(m, key, json_value::object_v, what, "metrics");
+                                            const std::string& what,
+                                            const std::string& path = "metrics") {
+    const json_value& o = need(m, key, json_value::object_v, what, path);
     std::map<std::string, uint64_t> out;
-    for (const auto& kv : o.members) out[kv.first] = need_u64(o, kv.first, what, "metrics." + key);
+    for (const auto& kv : o.members) out[kv.first] = need_u64(o, kv.first, what, path + "." + key);
     return out;
 }
 
@@ -119,6 +120,13 @@ std::string run_record_json(const run_record& rec) {
     write_latency(w, "nested_exit_latency_ns", m.nested_exit_latency_ns);
     w.begin_object("counters");
     for (const auto& kv : m.counters) w.member(kv.first, kv.second);
+    w.end_object();
+    w.begin_object("vcpus");  // keyed by L2 vCPU number
+    for (size_t v = 0; v < m.vcpu_counters.size(); ++v) {
+        w.begin_object(std::to_string(v));
+        for (const auto& kv : m.vcpu_counters[v]) w.member(kv.first, kv.second);
+        w.end_object();
+    }
     w.end_object();
     w.end_object();
     w.end_object();
@@ -153,6 +161,15 @@ run_record parse_run_record(const std::string& text, const std::string& what) {
     rm.nested_entry_latency_ns = read_latency(m, "nested_entry_latency_ns", what);
     rm.nested_exit_latency_ns = read_latency(m, "nested_exit_latency_ns", what);
     rm.counters = read_counts(m, "counters", what);
+    // Optional: records written before per-vCPU counters existed have none.
+    if (const json_value* vs = m.find("vcpus")) {
+        if (vs->kind != json_value::object_v) bad(what, "metrics.vcpus", "has the wrong type");
+        for (const auto& v : vs->members) {
+            const std::string next = std::to_string(rm.vcpu_counters.size());
+            if (v.first != next) bad(what, "metrics.vcpus." + v.first, "expected vCPU " + next);
+            rm.vcpu_counters.push_back(read_counts(*vs, v.first, what, "metrics.vcpus"));
+        }
+    }
     return rec;
 }
 
@@ -224,7 +241,8 @@ bool check_command_outputs(const char* command, const char* file_flag, const std
     if (!plot_dir.empty()) {
         const std::string why = ensure_directory(plot_dir);
         if (!why.empty()) {
-            std::fprintf(stderr, "nestvp %s: --plot %s: %s\n", command, plot_dir.c_str(), why.c_str());
+            std::fprintf(stderr, "nestvp %s: --plot %s: %s\n", command, plot_dir.c_str(),
+                         why.c_str());
             return false;
         }
     }

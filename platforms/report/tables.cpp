@@ -124,6 +124,18 @@ std::string summary_table(const run_record& rec) {
         }
         lines.push_back({kv.first, group_thousands(kv.second)});
     }
+    // Per L2 vCPU: who exits, cedes and blocks (an idle vCPU that spins shows here).
+    if (!m.vcpu_counters.empty()) lines.push_back({"per L2 vCPU", "exits / cedes / blocks"});
+    for (size_t v = 0; v < m.vcpu_counters.size(); ++v) {
+        const auto& c = m.vcpu_counters[v];
+        const auto get = [&c](const char* k) {
+            const auto it = c.find(k);
+            return group_thousands(it == c.end() ? 0 : it->second);
+        };
+        lines.push_back(
+            {"vcpu " + std::to_string(v),
+             get("l1.guest_exits") + " / " + get("l2.cedes") + " / " + get("l1.blocks")});
+    }
     return two_columns(lines);
 }
 

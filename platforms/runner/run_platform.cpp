@@ -24,7 +24,8 @@ latency_summary to_summary(const nested_metrics::latency_histogram& h) {
     return latency_summary{s.count, s.p50, s.p99, s.max};
 }
 
-void collect(const nested_platform& top, const nested_metrics& m, bool keep_samples, run_result& r) {
+void collect(const nested_platform& top, const nested_metrics& m, bool keep_samples,
+             run_result& r) {
     run_metrics& out = r.metrics;
     out.kvm_guest_exit = m.total(counter::l1_guest_exits);
     out.gsb_recv = m.total(counter::l0_get_state);
@@ -41,6 +42,11 @@ void collect(const nested_platform& top, const nested_metrics& m, bool keep_samp
     }
     for (unsigned c = 0; c < static_cast<unsigned>(counter::count_); ++c)
         out.counters[counter_name(static_cast<counter>(c))] = m.total(static_cast<counter>(c));
+    out.vcpu_counters.assign(m.threads(), {});
+    for (unsigned t = 0; t < m.threads(); ++t)
+        for (unsigned c = 0; c < static_cast<unsigned>(counter::count_); ++c)
+            if (const uint64_t n = m.on_thread(static_cast<counter>(c), t))
+                out.vcpu_counters[t][counter_name(static_cast<counter>(c))] = n;
     for (const auto& [nr, n] : m.hcalls_by_number())
         out.counters["l0.hcall." + hex_vector(static_cast<uint32_t>(nr))] = n;
     for (const auto& e : m.exit_records()) r.exits.push_back(exit_event{e.t_s, e.vcpu, e.vector});

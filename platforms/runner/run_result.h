@@ -26,6 +26,9 @@ struct run_metrics {
     std::vector<double> nested_exit_samples_ns;
     // Counts per level, keyed "l0.hcalls", "l1.blocks", "l2.timer_interrupts", ...
     std::map<std::string, uint64_t> counters;
+    // The same counters per L2 vCPU (index v: L2 vCPU v, its L1 vCPU and hardware thread v);
+    // only the ones that are not zero.
+    std::vector<std::map<std::string, uint64_t>> vcpu_counters;
 };
 
 // One exit as seen from L1, for timelines: when, which vCPU, which reason.

@@ -29,6 +29,7 @@ run_record sample_record() {
     m.nested_entry_latency_ns = {1000, 812.5, 1500.25, 2000};
     m.nested_exit_latency_ns = {999, 640, 900.1, 4321};
     m.counters = {{"l0.hcalls", 5}, {"l1.blocks", 6}, {"l2.timer_interrupts", 7}};
+    m.vcpu_counters = {{{"l1.guest_exits", 2}}, {{"l1.blocks", 6}, {"l1.guest_exits", 150}}};
     return r;
 }
 
@@ -126,7 +127,10 @@ TEST(RunRecord, JsonHasTheDocumentedKeysInOrder) {
                           "\"counters\"",
                           "\"l0.hcalls\"",
                           "\"l1.blocks\"",
-                          "\"l2.timer_interrupts\""};
+                          "\"l2.timer_interrupts\"",
+                          "\"vcpus\"",
+                          "\"0\"",
+                          "\"1\""};
     size_t pos = 0;
     for (const char* k : keys) {
         const size_t p = j.find(k, pos);
@@ -149,6 +153,8 @@ TEST(RunRecord, RoundTripIsByteIdentical) {
     EXPECT_EQ(back.settings[0].first, "l1.dec_policy");
     EXPECT_EQ(back.result.metrics.exits_by_reason.at("0xc00"), 52u);
     EXPECT_EQ(back.result.metrics.counters.at("l1.blocks"), 6u);
+    ASSERT_EQ(back.result.metrics.vcpu_counters.size(), 2u);
+    EXPECT_EQ(back.result.metrics.vcpu_counters[1].at("l1.guest_exits"), 150u);
     EXPECT_DOUBLE_EQ(back.result.metrics.nested_exit_latency_ns.p99, 900.1);
     EXPECT_EQ(run_record_json(back), j1);
 }
@@ -164,6 +170,25 @@ TEST(RunRecord, ParseErrorsNameTheKey) {
     }
     EXPECT_THROW(parse_run_record("[]", "p.json"), std::runtime_error);
     EXPECT_THROW(parse_run_record("{\"platform\": 3}", "p.json"), std::runtime_error);
+}
+
+// Records written before per-vCPU counters existed still read; a gap in the numbering does not.
+TEST(RunRecord, PerVcpuCountersAreOptionalAndNumberedInOrder) {
+    run_record r = sample_record();
+    r.result.metrics.vcpu_counters.clear();
+    std::string j = run_record_json(r);
+    const size_t at = j.find(",\n    \"vcpus\"");
+    ASSERT_NE(at, std::string::npos) << j;
+    const std::string old = j.substr(0, at) + j.substr(j.find('}', at) + 1);
+    EXPECT_TRUE(parse_run_record(old, "old.json").result.metrics.vcpu_counters.empty()) << old;
+    std::string gap = run_record_json(sample_record());
+    gap.replace(gap.find("\"1\": {"), 6, "\"7\": {");
+    try {
+        parse_run_record(gap, "g.json");
+        FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_STREQ(e.what(), "g.json: metrics.vcpus.7: expected vCPU 1");
+    }
 }
 
 TEST(RunRecord, PartialAndNonFiniteValuesSurvive) {

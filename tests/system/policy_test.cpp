@@ -8,11 +8,17 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
+struct vcpu_counts {
+    double exits = 0, cedes = 0, blocks = 0;
+};
+
 struct run_metrics {
     double exits = 0, gsb = 0, runs = 0, enters = 0, arithoh = 0, exits_c00 = 0;
+    std::vector<vcpu_counts> vcpus;  // metrics.vcpus of the record
 };
 
 double field(const std::string& json, const std::string& key) {
@@ -46,6 +52,22 @@ run_metrics run(const std::string& sets) {
     const std::regex c00("\"0xc00\": *([0-9]+)");
     std::smatch m;
     if (std::regex_search(j, m, c00)) r.exits_c00 = std::stod(m[1]);
+    // "vcpus": {"0": {...}, "1": {...}}: each vCPU's object has flat counters only.
+    const size_t at = j.find("\"vcpus\"");
+    if (at == std::string::npos) throw std::runtime_error("no vcpus in the record");
+    const std::regex vcpu("\"([0-9]+)\": \\{([^}]*)\\}");
+    const auto count = [](const std::string& body, const std::string& key) {
+        std::smatch k;
+        const std::regex re("\"" + key + "\": *([0-9]+)");
+        return std::regex_search(body, k, re) ? std::stod(k[1]) : 0.0;
+    };
+    const std::string tail = j.substr(at);
+    for (auto it = std::sregex_iterator(tail.begin(), tail.end(), vcpu);
+         it != std::sregex_iterator(); ++it) {
+        const std::string body = (*it)[2];
+        r.vcpus.push_back({count(body, "l1\\.guest_exits"), count(body, "l1\\.cedes"),
+                           count(body, "l1\\.blocks")});
+    }
     return r;
 }
 
@@ -64,6 +86,27 @@ TEST(reference_policies, no_cancel_spins_and_costs_the_benchmark) {
     EXPECT_LE(arith_ratio, 1.07);
     // One run hcall per pass that entered.
     EXPECT_NEAR(nc.runs, nc.exits, nc.exits * 0.01);
+}
+
+// The same mechanism per vCPU (metrics.vcpus): under no-cancel each idle vCPU blocks about once
+// (until its first timer wake) and then cedes without blocking; under cancel nearly every cede
+// blocks. The busy vCPU never cedes. The per-vCPU exits add up to the total.
+TEST(reference_policies, per_vcpu_counters_show_which_vcpus_spin) {
+    const run_metrics nc = run("--set l1.dec_policy=no-cancel");
+    const run_metrics c = run("--set l1.dec_policy=cancel");
+    for (const run_metrics* r : {&nc, &c}) {
+        ASSERT_EQ(r->vcpus.size(), 3u);
+        EXPECT_EQ(r->vcpus[0].cedes, 0);  // vCPU 0 runs arithoh
+        double sum = 0;
+        for (const vcpu_counts& v : r->vcpus) sum += v.exits;
+        EXPECT_EQ(sum, r->exits);
+    }
+    for (unsigned v = 1; v < 3; ++v) {
+        EXPECT_GT(nc.vcpus[v].cedes, 1000);
+        EXPECT_LE(nc.vcpus[v].blocks, 2);
+        EXPECT_GT(c.vcpus[v].blocks, 0.95 * c.vcpus[v].cedes);
+        EXPECT_GT(nc.vcpus[v].exits, 2 * c.vcpus[v].exits);
+    }
 }
 
 // Piggin's clear-on-entry needs no DEC expiry at all: same blocking as cancel, no more GET_STATE.
