@@ -14,13 +14,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <dirent.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <dirent.h>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -37,7 +37,7 @@ struct options {
     bool quick = false;
     bool long_run = false;
     double long_duration_s = 120.0;
-    unsigned reps = 1;
+    unsigned reps = 3;  // rounds over all points (run_rounds)
     std::string nestvp = std::string(NESTVP_BINARY_DIR) + "/nestvp";
     std::string out;       // default bench/results/<date>.json
     std::string baseline;  // default: the newest other record in bench/results
@@ -69,11 +69,10 @@ long vm_rss_kib(pid_t pid) {
     return -1;
 }
 
-// Runs one point `reps` times and keeps the repetition with the least CPU time.
-sample run_point(const options& o, const std::string& name, const std::string& file,
-                 const std::vector<std::string>& sets, unsigned reps, bool trace_rss = false) {
-    sample best;
-    for (unsigned rep = 0; rep < reps; ++rep) {
+// Runs one point once: one `nestvp run` child.
+sample run_once(const options& o, const std::string& name, const std::string& file,
+                const std::vector<std::string>& sets, bool trace_rss = false) {
+    {
         char json_tmpl[] = "/tmp/nested-bench-XXXXXX";
         const int fd = ::mkstemp(json_tmpl);
         if (fd < 0) {
@@ -107,8 +106,8 @@ sample run_point(const options& o, const std::string& name, const std::string& f
                 std::perror("wait4");
                 std::exit(1);
             }
-            const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                                 .count();
+            const double t =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             s.rss_trace.emplace_back(t, vm_rss_kib(pid));
             std::this_thread::sleep_for(std::chrono::seconds(1));
         }
@@ -126,10 +125,34 @@ sample run_point(const options& o, const std::string& name, const std::string& f
         s.sim_s = j.find("sim_seconds")->num;
         s.sc_events = j.find("sc_events")->num;
         s.exits = j.find("metrics")->find("kvm_guest_exit")->num;
-        if (rep == 0 || s.cpu_s < best.cpu_s) best = s;
+        return s;
     }
-    std::fprintf(stderr, "  %-24s wall %7.2f s  cpu %7.2f s  rss %7ld KiB\n", name.c_str(),
-                 best.wall_s, best.cpu_s, best.max_rss_kib);
+}
+
+void print_sample(const sample& s) {
+    std::fprintf(stderr, "  %-24s wall %7.2f s  cpu %7.2f s  rss %7ld KiB\n", s.name.c_str(),
+                 s.wall_s, s.cpu_s, s.max_rss_kib);
+}
+
+struct point {
+    std::string name;
+    std::vector<std::string> sets;
+};
+
+// Runs every point `reps` times in rounds (all points once, then again), so that a slow spell
+// of the shared machine hits all points alike instead of one point's repetitions, and keeps
+// each point's repetition with the least CPU time.
+std::vector<sample> run_rounds(const options& o, const std::string& file,
+                               const std::vector<point>& points) {
+    std::vector<sample> best(points.size());
+    for (unsigned rep = 0; rep < o.reps; ++rep) {
+        std::fprintf(stderr, "round %u of %u\n", rep + 1, o.reps);
+        for (size_t i = 0; i < points.size(); ++i) {
+            const sample s = run_once(o, points[i].name, file, points[i].sets);
+            print_sample(s);
+            if (rep == 0 || s.cpu_s < best[i].cpu_s) best[i] = s;
+        }
+    }
     return best;
 }
 
@@ -161,12 +184,14 @@ std::string newest_other_record(const std::string& exclude) {
 }
 
 void write_sample(std::ostream& os, const sample& s, bool last) {
-    os << "    {\"name\": \"" << s.name << "\", \"sim_s\": " << s.sim_s << ", \"wall_s\": " << s.wall_s
-       << ", \"cpu_s\": " << s.cpu_s << ", \"max_rss_kib\": " << s.max_rss_kib
-       << ", \"sc_events\": " << s.sc_events << ", \"kvm_guest_exit\": " << s.exits
+    os << "    {\"name\": \"" << s.name << "\", \"sim_s\": " << s.sim_s
+       << ", \"wall_s\": " << s.wall_s << ", \"cpu_s\": " << s.cpu_s
+       << ", \"max_rss_kib\": " << s.max_rss_kib << ", \"sc_events\": " << s.sc_events
+       << ", \"kvm_guest_exit\": " << s.exits
        << ", \"sim_s_per_cpu_s\": " << ratio(s.sim_s, s.cpu_s)
        << ", \"sc_events_per_cpu_s\": " << ratio(s.sc_events, s.cpu_s)
-       << ", \"host_ns_per_exit\": " << ratio(s.cpu_s * 1e9, s.exits) << "}" << (last ? "\n" : ",\n");
+       << ", \"host_ns_per_exit\": " << ratio(s.cpu_s * 1e9, s.exits) << "}"
+       << (last ? "\n" : ",\n");
 }
 
 int long_run(const options& o) {
@@ -174,8 +199,8 @@ int long_run(const options& o) {
     char dur[32];
     std::snprintf(dur, sizeof dur, "run.duration_s=%g", o.long_duration_s);
     std::fprintf(stderr, "nested_bench --long: idle-heavy, no-cancel, %s\n", dur);
-    const sample s =
-        run_point(o, "long_idle_heavy", file, {"l1.dec_policy=no-cancel", dur}, 1, true);
+    const sample s = run_once(o, "long_idle_heavy", file, {"l1.dec_policy=no-cancel", dur}, true);
+    print_sample(s);
     // Flatness: RSS after the first 10% of the run against the peak.
     long early = 0, last = 0, peak = 0;
     for (const auto& p : s.rss_trace) {
@@ -186,9 +211,10 @@ int long_run(const options& o) {
     }
     std::printf("long run: %.0f s simulated in %.1f s wall, %.1f s CPU (%.2f sim s per CPU s)\n",
                 s.sim_s, s.wall_s, s.cpu_s, ratio(s.sim_s, s.cpu_s));
-    std::printf("RSS: at 10%% of the run %ld KiB, last sample %ld KiB, peak %ld KiB "
-                "(last/early %.3f), %zu samples\n",
-                early, last, peak, ratio(last, early), s.rss_trace.size());
+    std::printf(
+        "RSS: at 10%% of the run %ld KiB, last sample %ld KiB, peak %ld KiB "
+        "(last/early %.3f), %zu samples\n",
+        early, last, peak, ratio(last, early), s.rss_trace.size());
     const std::string out =
         o.out.empty() ? k_src + "/bench/results/" + today() + "-long.json" : o.out;
     std::ofstream os(out);
@@ -247,64 +273,54 @@ int main(int argc, char** argv) {
         std::snprintf(b, sizeof b, "run.duration_s=%g", s);
         return std::string(b);
     };
-    std::vector<sample> all;
-    std::fprintf(stderr, "nested_bench: %s, %u repetition(s) per point (least CPU time kept)\n",
+    std::fprintf(stderr, "nested_bench: %s, %u round(s) over all points (least CPU time kept)\n",
                  o.nestvp.c_str(), o.reps);
-
-    // Speed: the reference platform under both policies, tlm decrementers.
-    std::fprintf(stderr, "speed\n");
-    const sample nc = run_point(o, "speed_no_cancel", ref,
-                                {"l1.dec_policy=no-cancel", dur(speed_s)}, o.reps);
-    const sample ca =
-        run_point(o, "speed_cancel", ref, {"l1.dec_policy=cancel", dur(speed_s)}, o.reps);
-    all.push_back(nc);
-    all.push_back(ca);
-
-    // Scaling with simulated duration (no-cancel: the busier policy).
-    std::fprintf(stderr, "scaling: duration\n");
+    // The points, in report order:
+    // - speed: the reference platform under both policies, tlm decrementers;
+    // - startup: the fixed cost of a run (process start, YAML, elaboration, writing the record),
+    //   so that linearity is judged on the simulation itself;
+    // - scaling with simulated duration (no-cancel: the busier policy);
+    // - scaling with vCPUs (machine.cores=0: enough cores for every vCPU thread);
+    // - the timer implementations on the same platform.
     const std::vector<double> durations =
         o.quick ? std::vector<double>{0.25, 0.5, 1, 2} : std::vector<double>{1, 2, 4, 8};
-    // The fixed cost of a run (process start, YAML, elaboration, writing the record), so that
-    // linearity is judged on the simulation itself.
-    const sample startup =
-        run_point(o, "startup", ref, {"l1.dec_policy=no-cancel", dur(0.001)}, o.reps);
-    all.push_back(startup);
-    std::vector<sample> by_dur;
+    const std::vector<int> vcpu_counts = {2, 4, 8, 16};
+    const char* const impls[] = {"tlm", "rtl", "lockstep"};
+    const double vcpu_s = o.quick ? 0.25 : 1;
+    const double impl_s = o.quick ? 0.1 : 1;
+    std::vector<point> plan;
+    plan.push_back({"speed_no_cancel", {"l1.dec_policy=no-cancel", dur(speed_s)}});
+    plan.push_back({"speed_cancel", {"l1.dec_policy=cancel", dur(speed_s)}});
+    plan.push_back({"startup", {"l1.dec_policy=no-cancel", dur(0.001)}});
     for (double d : durations) {
         char n[32];
         std::snprintf(n, sizeof n, "duration_%gs", d);
-        by_dur.push_back(run_point(o, n, ref, {"l1.dec_policy=no-cancel", dur(d)}, o.reps));
-        all.push_back(by_dur.back());
+        plan.push_back({n, {"l1.dec_policy=no-cancel", dur(d)}});
     }
-    // Scaling with vCPUs (machine.cores=0: enough cores for every vCPU thread).
-    std::fprintf(stderr, "scaling: vCPUs\n");
-    const double vcpu_s = o.quick ? 0.25 : 1;
-    std::vector<sample> by_vcpu;
-    for (int v : {2, 4, 8, 16}) {
-        const std::string n = "vcpus_" + std::to_string(v);
-        by_vcpu.push_back(run_point(
-            o, n, ref,
-            {"l1.dec_policy=no-cancel", dur(vcpu_s), "l2.vcpus=" + std::to_string(v),
-             "machine.cores=0"},
-            o.reps));
-        all.push_back(by_vcpu.back());
-    }
-    // Timer implementations on the same platform.
-    std::fprintf(stderr, "timer implementations\n");
-    const double impl_s = o.quick ? 0.1 : 1;
-    std::vector<sample> by_impl;
-    for (const char* impl : {"tlm", "rtl", "lockstep"}) {
-        by_impl.push_back(run_point(o, std::string("impl_") + impl, ref,
-                                    {"l1.dec_policy=no-cancel", dur(impl_s),
-                                     std::string("machine.timer.impl=") + impl},
-                                    o.reps));
-        all.push_back(by_impl.back());
-    }
+    for (int v : vcpu_counts)
+        plan.push_back({"vcpus_" + std::to_string(v),
+                        {"l1.dec_policy=no-cancel", dur(vcpu_s), "l2.vcpus=" + std::to_string(v),
+                         "machine.cores=0"}});
+    for (const char* impl : impls)
+        plan.push_back(
+            {std::string("impl_") + impl,
+             {"l1.dec_policy=no-cancel", dur(impl_s), std::string("machine.timer.impl=") + impl}});
+    const std::vector<sample> all = run_rounds(o, ref, plan);
+    size_t next = 0;
+    const sample nc = all[next++];
+    const sample ca = all[next++];
+    const sample startup = all[next++];
+    const std::vector<sample> by_dur(all.begin() + next, all.begin() + next + durations.size());
+    next += durations.size();
+    const std::vector<sample> by_vcpu(all.begin() + next, all.begin() + next + vcpu_counts.size());
+    next += vcpu_counts.size();
+    const std::vector<sample> by_impl(all.begin() + next, all.end());
 
     // ---- report ----
     bool ok = true;
-    std::printf("\nnested_bench results (CPU = user+sys of the run; wall includes waiting for a "
-                "core)\n\n");
+    std::printf(
+        "\nnested_bench results (CPU = user+sys of the run; wall includes waiting for a "
+        "core)\n\n");
     std::printf("%-22s %10s %10s %12s %14s %12s\n", "speed (reference)", "sim s/CPU s",
                 "sim s/wall", "events/CPU s", "host ns/exit", "exits");
     for (const sample* s : {&nc, &ca})
@@ -314,7 +330,8 @@ int main(int argc, char** argv) {
     for (const sample* s : {&nc, &ca}) {
         const bool fast = ratio(s->sim_s, s->cpu_s) >= 10;
         ok = ok && fast;
-        std::printf("  target >= 10x real time: %s %s\n", s->name.c_str(), fast ? "met" : "NOT met");
+        std::printf("  target >= 10x real time: %s %s\n", s->name.c_str(),
+                    fast ? "met" : "NOT met");
     }
     std::printf("  no-cancel / cancel CPU time: %.2f\n", ratio(nc.cpu_s, ca.cpu_s));
 
@@ -345,8 +362,9 @@ int main(int argc, char** argv) {
         std::printf("%-22s %10.2f %10.2f %12.2f %14.2f %12.0f\n", by_vcpu[i].name.c_str(),
                     by_vcpu[i].cpu_s, by_vcpu[i].wall_s, ratio(by_vcpu[i].cpu_s, by_vcpu[0].cpu_s),
                     ratio(by_vcpu[i].cpu_s, by_vcpu[0].cpu_s) * 2.0 / (2 << i), by_vcpu[i].exits);
-    std::printf("  (per vCPU: CPU time relative to 2 vCPUs, divided by the vCPU ratio; 1.00 is "
-                "linear in vCPUs)\n");
+    std::printf(
+        "  (per vCPU: CPU time relative to 2 vCPUs, divided by the vCPU ratio; 1.00 is "
+        "linear in vCPUs)\n");
 
     std::printf("\n%-22s %10s %10s %12s\n", "timer impl", "CPU s", "wall s", "vs tlm");
     for (const sample& s : by_impl)
