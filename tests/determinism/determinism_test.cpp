@@ -4,14 +4,12 @@
 // hash order, the host clock or uninitialised memory shows up as a byte difference.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "platforms/report/json.h"
+#include "tests/cli/cli_test_util.h"
 
 namespace nestvp {
 namespace {
@@ -21,32 +19,14 @@ const std::string k_bin = std::string(NESTVP_BINARY_DIR) + "/nestvp";
 const std::string k_ref = k_src + "/platforms/reference.yaml";
 const std::string k_idle = k_src + "/platforms/idle-heavy.yaml";
 
-std::string fresh_dir(const std::string& name) {
-    const std::string d = std::string(NESTVP_BINARY_DIR) + "/tests/determinism/tmp/" + name;
-    EXPECT_EQ(std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str()), 0);
-    return d;
-}
+using test::fresh_dir;
+using test::slurp;
+using test::without_wall;
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-// Runs `nestvp args...` with stdout/stderr to files in dir; returns the exit code.
-int nestvp(const std::vector<std::string>& args, const std::string& dir) {
-    std::string cmd = "'" + k_bin + "'";
-    for (const auto& a : args) cmd += " '" + a + "'";
-    cmd += " > '" + dir + "/out.txt' 2> '" + dir + "/err.txt'";
-    const int rc = std::system(cmd.c_str());
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-}
-
-// The one host-dependent field of a run record (docs/cli.md, "Determinism").
-std::string without_wall(const std::string& json) {
-    return std::regex_replace(json, std::regex("\"wall_seconds\": *[^,\\n}]*"),
-                              "\"wall_seconds\": X");
+// Runs `nestvp args...` with stdout/stderr captured in dir; returns the exit code and, on
+// failure, what it printed on stderr.
+test::cmd_result nestvp(const std::vector<std::string>& args, const std::string& dir) {
+    return test::run_cmd(test::nestvp(args), dir);
 }
 
 // Runs one point and returns its JSON text; fails the test if the run fails.
@@ -57,8 +37,8 @@ std::string run_json(const std::string& file, const std::vector<std::string>& se
         args.push_back("--set");
         args.push_back(s);
     }
-    const int rc = nestvp(args, dir);
-    EXPECT_EQ(rc, 0) << slurp(dir + "/err.txt");
+    const test::cmd_result r = nestvp(args, dir);
+    EXPECT_EQ(r.code, 0) << r.err;
     return slurp(dir + "/" + name);
 }
 
@@ -116,12 +96,10 @@ TEST(Determinism, EveryPolicyAndApiIdenticalAcrossRuns) {
 TEST(Determinism, ComparisonSeesADifferentSeed) {
     // The check above is not vacuous: a different seed changes the record.
     const std::string d = fresh_dir("seed");
-    const std::string a = run_json(k_ref, {"l1.dec_policy=no-cancel", "run.duration_s=0.2",
-                                           "run.seed=1"},
-                                   d, "a.json");
-    const std::string b = run_json(k_ref, {"l1.dec_policy=no-cancel", "run.duration_s=0.2",
-                                           "run.seed=2"},
-                                   d, "b.json");
+    const std::string a = run_json(
+        k_ref, {"l1.dec_policy=no-cancel", "run.duration_s=0.2", "run.seed=1"}, d, "a.json");
+    const std::string b = run_json(
+        k_ref, {"l1.dec_policy=no-cancel", "run.duration_s=0.2", "run.seed=2"}, d, "b.json");
     EXPECT_NE(without_wall(a), without_wall(b));
 }
 
@@ -135,15 +113,25 @@ std::string csv_row_without_wall(const std::string& csv) {
 
 TEST(Determinism, SweepJ1AndJ2GiveIdenticalResultsEqualToSingleRuns) {
     const std::string d = fresh_dir("sweep");
-    const std::vector<std::string> base = {
-        "sweep", k_ref, "--quiet", "--set", "l1.dec_policy=no-cancel", "--set",
-        "run.duration_s=0.2", "--grid", "run.seed=1,2", "--grid", "l2.vcpus=3,4"};
+    const std::vector<std::string> base = {"sweep",
+                                           k_ref,
+                                           "--quiet",
+                                           "--set",
+                                           "l1.dec_policy=no-cancel",
+                                           "--set",
+                                           "run.duration_s=0.2",
+                                           "--grid",
+                                           "run.seed=1,2",
+                                           "--grid",
+                                           "l2.vcpus=3,4"};
     auto j1 = base;
     j1.insert(j1.end(), {"-j", "1", "--csv", d + "/j1.csv"});
-    ASSERT_EQ(nestvp(j1, d), 0) << slurp(d + "/err.txt");
+    const test::cmd_result r1 = nestvp(j1, d);
+    ASSERT_EQ(r1.code, 0) << r1.err;
     auto j2 = base;
     j2.insert(j2.end(), {"-j", "2", "--csv", d + "/j2.csv"});
-    ASSERT_EQ(nestvp(j2, d), 0) << slurp(d + "/err.txt");
+    const test::cmd_result r2 = nestvp(j2, d);
+    ASSERT_EQ(r2.code, 0) << r2.err;
     const std::string c1 = slurp(d + "/j1.csv"), c2 = slurp(d + "/j2.csv");
     ASSERT_FALSE(c1.empty());
     EXPECT_EQ(c1, c2);
@@ -160,10 +148,11 @@ TEST(Determinism, SweepJ1AndJ2GiveIdenticalResultsEqualToSingleRuns) {
             const std::vector<std::string> sets = {"l1.dec_policy=no-cancel", "run.duration_s=0.2",
                                                    std::string("run.seed=") + seed,
                                                    std::string("l2.vcpus=") + vcpus};
-            std::vector<std::string> args = {"run",   k_ref,        "--quiet", "--csv",
+            std::vector<std::string> args = {"run",        k_ref,    "--quiet",    "--csv",
                                              d + "/p.csv", "--json", d + "/p.json"};
             for (const auto& s : sets) args.insert(args.end(), {"--set", s});
-            ASSERT_EQ(nestvp(args, d), 0) << slurp(d + "/err.txt");
+            const test::cmd_result r = nestvp(args, d);
+            ASSERT_EQ(r.code, 0) << r.err;
             const std::string run_csv = slurp(d + "/p.csv");
             // The run CSV's setting columns are every --set key; the sweep's are the grid
             // keys. Compare the metric columns: the sweep row after its two grid columns,
