@@ -111,9 +111,8 @@ void l0_firmware::h_cede(hcall_frame& f) {
     // the thread is inactive meanwhile, so its SMT siblings speed up.
     hardware_thread& t = *f.thread;
     t.charge(m_costs.cede);
-    t.settle();
     m_metrics.add(counter::l0_l1_cedes, t.id());
-    t.set_active(false);
+    t.set_active(false);  // retires the cede cost first
     while (!t.timers().dec_pending()) sc_core::wait(t.timers().pending_changed_event());
     t.set_active(true);
     t.charge(m_costs.prod);
@@ -122,9 +121,8 @@ void l0_firmware::h_cede(hcall_frame& f) {
 
 trap_info l0_firmware::run_l2(hardware_thread& t, sw_context& l2, const l2_timing& in,
                               uint64_t& dec_expiry_out) {
-    timer_unit_if& timers = t.timers();
+    timer_unit_if& timers = t.timers();  // retires everything charged before the TB read
     const uint64_t l1_offset = t.host() ? t.host()->tb_offset : 0;
-    t.settle();  // everything before the TB read is retired
     const uint64_t host_now = t.owner().tb().ticks();
     const uint64_t now_l1 = host_now + l1_offset;
     const uint64_t l1_lpcr = t.irq().lpcr();

@@ -39,6 +39,15 @@ private:
     std::vector<uint8_t> m_written;
 };
 
+// A registered buffer-info element (0x0C00/0x0C01): address and size.
+bool buffer_info(const value_store& values, uint16_t id, uint64_t& addr, uint64_t& size) {
+    const gsb_value* v = values.find(id);
+    if (!v) return false;
+    addr = load_be64(v->bytes.data());
+    size = load_be64(v->bytes.data() + 8);
+    return true;
+}
+
 }  // namespace
 
 struct l0_guest_table::vcpu_state {
@@ -104,26 +113,6 @@ uint64_t largest_run_output() {
             best = std::max(best, n);
         }
     return best;
-}
-
-// Reads the used part of the GSB at [addr, addr+size) into `buf`: a small first read, grown
-// until gsb_extent() is known or the whole buffer is read. Decoding `buf` then equals decoding
-// the whole buffer (§5.1: Linux passes its whole allocation, usually mostly unused).
-bool read_gsb(memory_port& mem, uint64_t addr, uint64_t size, std::vector<uint8_t>& buf) {
-    size_t have = 0, want = static_cast<size_t>(std::min<uint64_t>(size, 512));
-    buf.clear();
-    for (;;) {
-        buf.resize(want);
-        if (!mem.read(addr + have, buf.data() + have, want - have)) return false;
-        have = want;
-        const size_t extent = gsb_extent(buf.data(), buf.size());
-        if (extent) {
-            buf.resize(extent);
-            return true;
-        }
-        if (have == size) return true;  // truncated: the decoder reports where
-        want = static_cast<size_t>(std::min<uint64_t>(size, uint64_t{have} * 4));
-    }
 }
 
 }  // namespace
@@ -331,19 +320,8 @@ hcall_result l0_guest_table::check_set(const guest_state& g, const vcpu_state* v
                                        const std::vector<gsb_element>& elems) const {
     // Buffer registrations in this request, checked against each other and the stored ones.
     uint64_t in_addr = 0, in_size = 0, out_addr = 0, out_size = 0;
-    bool have_in = false, have_out = false;
-    if (v) {
-        if (const gsb_value* in = v->values.find(gsid::RUN_INPUT)) {
-            have_in = true;
-            in_addr = load_be64(in->bytes.data());
-            in_size = load_be64(in->bytes.data() + 8);
-        }
-        if (const gsb_value* out = v->values.find(gsid::RUN_OUTPUT)) {
-            have_out = true;
-            out_addr = load_be64(out->bytes.data());
-            out_size = load_be64(out->bytes.data() + 8);
-        }
-    }
+    bool have_in = v && buffer_info(v->values, gsid::RUN_INPUT, in_addr, in_size);
+    bool have_out = v && buffer_info(v->values, gsid::RUN_OUTPUT, out_addr, out_size);
     (void)g;
     for (const gsb_element& e : elems) {
         const uint8_t* p = buf.data() + e.offset;
@@ -426,7 +404,7 @@ hcall_result l0_guest_table::getset(bool set, uint64_t flags, uint64_t guest, ui
     std::vector<uint8_t>& buf = m_buf;
     uint8_t probe;
     if (addr + size < addr || !mem.read(addr + size - 1, &probe, 1) ||
-        !read_gsb(mem, addr, size, buf))
+        !read_used_gsb(mem, addr, size, buf))
         return rc(H_P4);
 
     std::vector<gsb_element>& elems = m_elems;
@@ -490,7 +468,7 @@ hcall_result l0_guest_table::begin_run(uint64_t guest, uint64_t vcpu, uint64_t f
         return rc(H_PARTITION_PAGE_TABLE_NOT_DEFINED);
     // §6: the run-input buffer is applied as a thread-wide SET.
     std::vector<uint8_t>& buf = m_buf;
-    if (!read_gsb(mem, in_addr, in_size, buf)) return rc(H_INPUT_BUFFER_NOT_DEFINED);
+    if (!read_used_gsb(mem, in_addr, in_size, buf)) return rc(H_INPUT_BUFFER_NOT_DEFINED);
     gsb_request req;
     req.op = gsb_op::set;
     std::vector<gsb_element>& elems = m_elems;
@@ -637,16 +615,6 @@ uint64_t l0_guest_table::tb_offset(uint64_t guest) const {
     uint64_t x = 0;
     return get_tb_offset(guest, x) ? x : 0;
 }
-
-namespace {
-bool buffer_info(const value_store& values, uint16_t id, uint64_t& addr, uint64_t& size) {
-    const gsb_value* v = values.find(id);
-    if (!v) return false;
-    addr = load_be64(v->bytes.data());
-    size = load_be64(v->bytes.data() + 8);
-    return true;
-}
-}  // namespace
 
 bool l0_guest_table::run_input_buffer(uint64_t guest, uint64_t vcpu, uint64_t& addr,
                                       uint64_t& size) const {

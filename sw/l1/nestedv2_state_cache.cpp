@@ -1,6 +1,5 @@
 #include "sw/l1/nestedv2_state_cache.h"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -103,15 +102,8 @@ void nestedv2_state_cache::after_run() {
     ++m_dirty_now;
     m_dirty_ids.clear();
     ++m_valid_now;
-    // kvmhv_nestedv2_parse_output: every ID present is valid again. Read the header, then
-    // exactly the elements it announces (bounded by the registered size).
-    uint8_t hdr[GSB_HEADER_SIZE];
-    if (!m_mem.read(m_out_addr, hdr, sizeof(hdr))) return;
-    const uint64_t n = load_be32(hdr);
-    const uint64_t want =
-        std::min<uint64_t>(m_out_size, GSB_HEADER_SIZE + n * (GSB_ELEMENT_HEADER_SIZE + 16));
-    m_scratch.resize(want);
-    if (!m_mem.read(m_out_addr, m_scratch.data(), want)) return;
+    // kvmhv_nestedv2_parse_output: every ID present is valid again.
+    if (!read_used_gsb(m_mem, m_out_addr, m_out_size, m_scratch)) return;
     const std::vector<uint8_t>& buf = m_scratch;
     std::vector<gsb_element>& elems = m_elems;
     const gsb_status st = gsb_decode(buf.data(), buf.size(), gsb_request{gsb_op::get}, elems);
