@@ -16,15 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "models/edge_scheduler.h"
+
 namespace nestvp {
 
 namespace {
-
-bool elaborating() {
-    const auto s = sc_core::sc_get_status();
-    return s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
-           s == sc_core::SC_END_OF_ELABORATION;
-}
 
 // now + delta, or time_base::never when that lies beyond 2^64.
 uint64_t absolute(uint64_t now, uint64_t delta) {
@@ -364,9 +360,10 @@ void rtl_timer_unit::settle() {
     if (d != m_dec_irq || h != m_hdec_irq) {
         m_dec_irq = d;
         m_hdec_irq = h;
-        if (!elaborating()) m_changed.notify(sc_core::SC_ZERO_TIME);
+        if (!systemc_elaborating()) m_changed.notify(sc_core::SC_ZERO_TIME);
     }
-    if (!m_self_timed || elaborating()) return;  // start_of_simulation() arms the first edge
+    if (!m_self_timed || systemc_elaborating())
+        return;  // start_of_simulation() arms the first edge
     const uint64_t at = absolute(m_last_tick, t.next_edge_ticks);
     // Re-arm only when the edge moved earlier: a timed notification replaces a later pending
     // one, while cancelling leaves a dead entry in the kernel's queue. An edge that moved later
