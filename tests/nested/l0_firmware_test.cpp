@@ -115,12 +115,16 @@ struct l0_bench {
         l1mem.write(in_buf, in.bytes().data(), in.size());
         return hcall(papr::H_GUEST_RUN_VCPU, flags, g == ~0ull ? guest : g, v);
     }
+    // Runs `body` as the L1 context for up to 10 ms simulated; it must return in that time.
     void in_l1(std::function<void()> body) {
-        sc_core::sc_spawn([this, body] {
+        bool done = false;
+        sc_core::sc_spawn([this, body, &done] {
             t.set_active(true);
             body();
+            done = true;
         });
         sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+        EXPECT_TRUE(done) << "the L1 body did not return within 10 ms simulated";
     }
 };
 
@@ -129,7 +133,6 @@ struct l0_bench {
 TEST(l0_firmware, create_run_exit_get_set) {
     NESTVP_SC_TEST_GUARD();
     l0_bench b;
-    bool done = false;
     b.in_l1([&] {
         b.create(b.l1_tb() + 10000000);
         const hcall_frame r = b.run(b.l1_tb() + 1000000);
@@ -147,15 +150,12 @@ TEST(l0_firmware, create_run_exit_get_set) {
         EXPECT_EQ(b.get_u64(gsid::NIA), b.l2.nia);  // after the sc, as L0 stored it
         EXPECT_EQ(b.l2_entries, 1u);
         EXPECT_EQ(b.metrics.total(counter::l0_run_vcpu), 1u);
-        done = true;
     });
-    EXPECT_TRUE(done);
 }
 
 TEST(l0_firmware, hdec_expiry_in_the_past_exits_at_once) {
     NESTVP_SC_TEST_GUARD();
     l0_bench b;
-    bool done = false;
     b.in_l1([&] {
         b.create(b.l1_tb() + 10000000);
         const hcall_frame r = b.run(b.l1_tb() - 10);
@@ -163,15 +163,12 @@ TEST(l0_firmware, hdec_expiry_in_the_past_exits_at_once) {
         EXPECT_EQ(r.r[4], 0x980u);
         EXPECT_EQ(b.l2_entries, 0u);  // L2 was never entered
         EXPECT_EQ(b.metrics.total(counter::l0_immediate_exits), 1u);
-        done = true;
     });
-    EXPECT_TRUE(done);
 }
 
 TEST(l0_firmware, tb_offsets_add_up_across_levels) {
     NESTVP_SC_TEST_GUARD();
     l0_bench b;
-    bool done = false;
     b.in_l1([&] {
         b.create(b.l1_tb() + 10000000);
         EXPECT_EQ(b.t.mftb() - b.c.tb().ticks(), l1_offset);  // L1 sees host + its offset
@@ -179,15 +176,12 @@ TEST(l0_firmware, tb_offsets_add_up_across_levels) {
         ASSERT_EQ(b.l2_tb_minus_host.size(), 1u);
         EXPECT_EQ(static_cast<uint64_t>(b.l2_tb_minus_host[0]), l1_offset + l2_offset);
         EXPECT_EQ(b.t.mftb() - b.c.tb().ticks(), l1_offset);  // restored on return to L1
-        done = true;
     });
-    EXPECT_TRUE(done);
 }
 
 TEST(l0_firmware, dec_expiry_kept_across_runs) {
     NESTVP_SC_TEST_GUARD();
     l0_bench b;
-    bool done = false;
     b.in_l1([&] {
         const uint64_t expiry = b.l1_tb() + 5000000;
         b.create(expiry);
@@ -197,15 +191,12 @@ TEST(l0_firmware, dec_expiry_kept_across_runs) {
             sc_core::wait(sc_core::sc_time(100, sc_core::SC_US));
         }
         EXPECT_EQ(b.l2_entries, 3u);
-        done = true;
     });
-    EXPECT_TRUE(done);
 }
 
 TEST(l0_firmware, bad_arguments_get_papr_codes) {
     NESTVP_SC_TEST_GUARD();
     l0_bench b;
-    bool done = false;
     b.in_l1([&] {
         b.create(b.l1_tb() + 10000000);
         const uint64_t limit = b.l1_tb() + 1000000;
@@ -217,7 +208,5 @@ TEST(l0_firmware, bad_arguments_get_papr_codes) {
                   papr::H_INPUT_BUFFER_NOT_DEFINED);  // no buffers registered
         EXPECT_EQ(static_cast<int64_t>(b.hcall(0x1234).r[3]), papr::H_FUNCTION);
         EXPECT_EQ(b.l2_entries, 0u);
-        done = true;
     });
-    EXPECT_TRUE(done);
 }
