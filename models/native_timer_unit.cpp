@@ -16,10 +16,7 @@ void native_timer_unit::set_lpcr(bool ld, bool hdice) {
 }
 
 void native_timer_unit::forward() {
-    const bool dec = m_dec.pending(), hdec = m_hdec.pending();
-    if (dec == m_dec_line && hdec == m_hdec_line) return;
-    m_dec_line = dec, m_hdec_line = hdec;
-    m_changed.notify();
+    m_changed.notify();  // the models notify only when their line changes
 }
 
 }  // namespace nestvp

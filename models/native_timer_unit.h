@@ -35,12 +35,11 @@ public:
     hypervisor_decrementer& hdec() { return m_hdec; }
 
 private:
-    void forward();  // SC_METHOD: either model changed -> m_changed if a line moved
+    void forward();  // SC_METHOD: either model's line changed -> m_changed
 
     decrementer m_dec;
     hypervisor_decrementer m_hdec;
     sc_core::sc_event m_changed;
-    bool m_dec_line = false, m_hdec_line = false;  // as last forwarded
 };
 
 }  // namespace nestvp
