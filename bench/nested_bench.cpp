@@ -72,61 +72,58 @@ long vm_rss_kib(pid_t pid) {
 // Runs one point once: one `nestvp run` child.
 sample run_once(const options& o, const std::string& name, const std::string& file,
                 const std::vector<std::string>& sets, bool trace_rss = false) {
-    {
-        char json_tmpl[] = "/tmp/nested-bench-XXXXXX";
-        const int fd = ::mkstemp(json_tmpl);
-        if (fd < 0) {
-            std::perror("mkstemp");
-            std::exit(1);
-        }
-        ::close(fd);
-        std::vector<std::string> args = {o.nestvp, "run", file, "--quiet", "--json", json_tmpl};
-        for (const auto& s : sets) args.insert(args.end(), {"--set", s});
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-
-        sample s;
-        s.name = name;
-        s.sets = sets;
-        const auto t0 = std::chrono::steady_clock::now();
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            if (!std::freopen("/dev/null", "w", stdout)) _exit(127);
-            ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-            ::execv(argv[0], argv.data());
-            _exit(127);
-        }
-        int status = 0;
-        struct rusage ru {};
-        for (;;) {
-            const pid_t r = ::wait4(pid, &status, trace_rss ? WNOHANG : 0, &ru);
-            if (r == pid) break;
-            if (r < 0) {
-                std::perror("wait4");
-                std::exit(1);
-            }
-            const double t =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            s.rss_trace.emplace_back(t, vm_rss_kib(pid));
-            std::this_thread::sleep_for(std::chrono::seconds(1));
-        }
-        s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        s.cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec +
-                  ru.ru_stime.tv_usec * 1e-6;
-        s.max_rss_kib = ru.ru_maxrss;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            std::fprintf(stderr, "nested_bench: point '%s' failed (status %d)\n", name.c_str(),
-                         status);
-            std::exit(1);
-        }
-        const json_value j = nestvp::parse_json(slurp(json_tmpl), json_tmpl);
-        std::remove(json_tmpl);
-        s.sim_s = j.find("sim_seconds")->num;
-        s.sc_events = j.find("sc_events")->num;
-        s.exits = j.find("metrics")->find("kvm_guest_exit")->num;
-        return s;
+    char json_tmpl[] = "/tmp/nested-bench-XXXXXX";
+    const int fd = ::mkstemp(json_tmpl);
+    if (fd < 0) {
+        std::perror("mkstemp");
+        std::exit(1);
     }
+    ::close(fd);
+    std::vector<std::string> args = {o.nestvp, "run", file, "--quiet", "--json", json_tmpl};
+    for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    sample s;
+    s.name = name;
+    s.sets = sets;
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (!std::freopen("/dev/null", "w", stdout)) _exit(127);
+        ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+        ::execv(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage ru {};
+    for (;;) {
+        const pid_t r = ::wait4(pid, &status, trace_rss ? WNOHANG : 0, &ru);
+        if (r == pid) break;
+        if (r < 0) {
+            std::perror("wait4");
+            std::exit(1);
+        }
+        const double t =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        s.rss_trace.emplace_back(t, vm_rss_kib(pid));
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    s.cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec +
+              ru.ru_stime.tv_usec * 1e-6;
+    s.max_rss_kib = ru.ru_maxrss;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::fprintf(stderr, "nested_bench: point '%s' failed (status %d)\n", name.c_str(), status);
+        std::exit(1);
+    }
+    const json_value j = nestvp::parse_json(slurp(json_tmpl), json_tmpl);
+    std::remove(json_tmpl);
+    s.sim_s = j.find("sim_seconds")->num;
+    s.sc_events = j.find("sc_events")->num;
+    s.exits = j.find("metrics")->find("kvm_guest_exit")->num;
+    return s;
 }
 
 void print_sample(const sample& s) {
