@@ -1,7 +1,10 @@
 #include "models/core.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+
+#include "models/local_time.h"
 
 namespace nestvp {
 
@@ -24,6 +27,7 @@ void core::set_active(unsigned thread_index, bool active) {
     if (thread_index >= m_active.size())
         throw std::out_of_range("core: thread " + std::to_string(thread_index) + " out of range");
     if (m_active[thread_index] == active) return;
+    local_time::sync();  // siblings re-rate at this instant (models/local_time.h)
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     m_busy_acc += m_active_count * (now - m_busy_since).to_seconds();
     m_busy_since = now;
@@ -42,8 +46,14 @@ double core::thread_rate() const {
     return static_cast<double>(m_clock_hz) * m_smt_speed[k - 1];
 }
 
+sc_dt::uint64 core::next_wake() const {
+    sc_dt::uint64 t = ~sc_dt::uint64{0};
+    for (const local_time::wake_source* s : m_wake_sources) t = std::min(t, s->next_wake());
+    return t;
+}
+
 double core::busy_thread_seconds() const {
-    return m_busy_acc + m_active_count * (sc_core::sc_time_stamp() - m_busy_since).to_seconds();
+    return m_busy_acc + m_active_count * (local_time::now() - m_busy_since).to_seconds();
 }
 
 }  // namespace nestvp

@@ -7,6 +7,7 @@
 
 #include <systemc>
 
+#include "models/local_time.h"
 #include "models/time_base.h"
 
 namespace nestvp {
@@ -34,6 +35,11 @@ public:
     // Integral over time of the active-thread count, in thread-seconds (for statistics).
     double busy_thread_seconds() const;
 
+    // The core's threads register here; next_wake() is the earliest timed activity among them,
+    // the bound of their run-ahead in local_time's per-core mode.
+    void add_wake_source(const local_time::wake_source& s) { m_wake_sources.push_back(&s); }
+    sc_dt::uint64 next_wake() const;
+
 private:
     time_base m_tb;
     uint64_t m_clock_hz;
@@ -44,6 +50,7 @@ private:
     uint64_t m_rerate_count = 0;
     double m_busy_acc = 0;
     sc_core::sc_time m_busy_since;
+    std::vector<const local_time::wake_source*> m_wake_sources;
 };
 
 }  // namespace nestvp

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/local_time.h"
+
 namespace nestvp {
 
 decrementer::decrementer(const sc_core::sc_module_name& name, time_base& tb, unsigned dec_bits)
@@ -80,6 +82,7 @@ void decrementer::notify_changed() {
     const bool line = pending();
     if (line == m_line) return;
     m_line = line;
+    local_time::sync();  // the timer unit sees the change at the writer's time
     m_changed.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -45,6 +45,8 @@ public:
     uint64_t next_edge_tick() const;
     // Notified (delta) when the level changes (by a write, an LD change or an edge).
     const sc_core::sc_event& changed_event() const { return m_changed; }
+    // Time (sc_time value) of the pending edge notification, ~0 if none.
+    sc_dt::uint64 armed_at() const { return m_edges.armed_at(); }
 
 private:
     void start_of_simulation() override;

@@ -1,5 +1,7 @@
 #include "models/edge_scheduler.h"
 
+#include "models/local_time.h"
+
 namespace nestvp {
 
 bool systemc_elaborating() {
@@ -17,11 +19,16 @@ void edge_scheduler::aim(uint64_t target) {
         return;
     }
     m_armed = m_target;
+    m_armed_at = at.value();
+    // An edge at or before the writer's local time must not precede or tie with it in the
+    // kernel's queue: catch up first (models/local_time.h).
+    if (local_time::ahead() && at.value() <= local_time::now_value()) local_time::sync();
     m_event.notify(at - sc_core::sc_time_stamp());  // replaces a later pending notification
 }
 
 bool edge_scheduler::fired() {
     m_armed = time_base::never;
+    m_armed_at = ~sc_dt::uint64{0};
     return m_target != time_base::never && m_tb.ticks() >= m_target;
 }
 

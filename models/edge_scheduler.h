@@ -27,11 +27,14 @@ public:
     // First thing in the owner's edge method: true if the target tick has been reached (a real
     // edge), false for an early wake-up left by a rewrite to a later target.
     bool fired();
+    // The time (sc_time value) of the pending notification, ~0 if none.
+    sc_dt::uint64 armed_at() const { return m_armed_at; }
 
 private:
     time_base& m_tb;
-    uint64_t m_target = time_base::never;  // the next level change
-    uint64_t m_armed = time_base::never;   // the tick m_event fires at (<= m_target)
+    uint64_t m_target = time_base::never;          // the next level change
+    uint64_t m_armed = time_base::never;           // the tick m_event fires at (<= m_target)
+    sc_dt::uint64 m_armed_at = ~sc_dt::uint64{0};  // and its time
     sc_core::sc_event m_event;
 };
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/local_time.h"
+
 namespace nestvp {
 
 namespace {
@@ -23,6 +25,7 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_tbr(owner.tb()),
       m_timeout("timeout") {
     m_wake = m_timeout | m_irq.deliverable_event() | m_core.rerate_event();
+    m_core.add_wake_source(*this);
 }
 
 void hardware_thread::set_handler(context_level lvl, interrupt_handler handler) {
@@ -53,20 +56,35 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
         }
         const double rate = m_core.thread_rate();
         const uint64_t rerates = m_core.rerate_count();
-        const sc_core::sc_time start = sc_core::sc_time_stamp();
-        const sc_core::sc_time dt = sc_core::sc_time::from_value(
-            static_cast<sc_dt::uint64>(std::ceil(remaining / rate / resolution)));
-        const sc_core::sc_time deadline = start + dt;
+        const auto units = static_cast<sc_dt::uint64>(std::ceil(remaining / rate / resolution));
+        if (local_time::try_advance(units, m_core.next_wake(), m_wake_at)) {
+            // Exact: no activity is pending before the segment ends (models/local_time.h), so
+            // it ends at its deadline, as the wait below would, and counts the same cycles.
+            const double done =
+                std::min(remaining, sc_core::sc_time::from_value(units).to_seconds() * rate);
+            m_cycles[current_accounting()] += done;
+            remaining -= done;
+            r.done += done;
+            continue;
+        }
+        // Wait for the deadline, or a re-rate or an interrupt. A run-ahead offset is folded in:
+        // the segment starts at local time, and nothing can wake the thread before that.
+        const sc_core::sc_time start = sc_core::sc_time::from_value(local_time::fold());
+        const sc_core::sc_time deadline = start + sc_core::sc_time::from_value(units);
         m_seg_active = true, m_seg_acct = current_accounting(), m_seg_rate = rate,
         m_seg_start = start;
         m_timeout.cancel();
-        m_timeout.notify(dt);
+        m_timeout.notify(deadline - sc_core::sc_time_stamp());
+        m_wake_at = deadline.value();
         for (;;) {
             sc_core::wait(m_wake);
+            if (sc_core::sc_time_stamp() < start)
+                throw std::logic_error(std::string(name()) + ": woken before its local time");
             if (sc_core::sc_time_stamp() >= deadline || m_core.rerate_count() != rerates ||
                 m_irq.pending_vector())
                 break;
         }
+        m_wake_at = ~sc_dt::uint64{0};
         m_seg_active = false;
         const double done =
             std::min(remaining, (sc_core::sc_time_stamp() - start).to_seconds() * rate);
@@ -124,10 +142,12 @@ trap_info hardware_thread::enter(sw_context& guest) {
     m_tbr.set_offset(guest.tb_offset);
     m_level = guest.level;
     m_trap_pending = false;
-    m_entry_time = sc_core::sc_time_stamp();
+    m_handoff = local_time::hand_over();  // the guest goes on at this thread's local time
+    m_entry_time = sc_core::sc_time_stamp() + sc_core::sc_time::from_value(m_handoff);
     guest.resume.notify();
     trace();
     while (!m_trap_pending) sc_core::wait(m_trap_event);
+    local_time::take_over(m_handoff, m_wake_at);
     m_level = context_level::l0;
     trace();
     if (m_host) m_tbr.set_offset(0);  // L0 runs on host ticks
@@ -138,12 +158,13 @@ void hardware_thread::guest_trap(const trap_info& t) {
     sw_context* me = m_guest;
     me->nia = t.nia;
     me->msr = t.msr;
+    m_handoff = local_time::hand_over();  // the hypervisor goes on at the trap's local time
     m_trap = t;
     m_trap_pending = true;
-    m_trap_time = sc_core::sc_time_stamp();
+    m_trap_time = sc_core::sc_time_stamp() + sc_core::sc_time::from_value(m_handoff);
     m_level = context_level::l0;
     m_trap_event.notify();
-    sc_core::wait(me->resume);
+    await_entry(*me);
 }
 
 uint64_t hardware_thread::guest_hcall() {
@@ -198,10 +219,7 @@ void hardware_thread::hcall(hcall_frame& frame) {
         throw;
     }
     m_hcall_in_flight = false;
-    if (delay > sc_core::SC_ZERO_TIME) {
-        settle();
-        sc_core::wait(delay);
-    }
+    if (delay > sc_core::SC_ZERO_TIME) wait_for(delay);
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) frame.r[3] = static_cast<uint64_t>(-2);
     // Return to L1 (hrfid with HSRR1 = the caller's MSR).
     m_level = lvl;
@@ -209,10 +227,32 @@ void hardware_thread::hcall(hcall_frame& frame) {
     m_irq.set_msr(m);
 }
 
+void hardware_thread::await_entry(sw_context& guest) {
+    sc_core::wait(guest.resume);
+    local_time::take_over(m_handoff, m_wake_at);
+}
+
+void hardware_thread::wait_for(const sc_core::sc_time& d) {
+    settle();
+    local_time::sync();
+    m_wake_at = (sc_core::sc_time_stamp() + d).value();
+    sc_core::wait(d);
+    m_wake_at = ~sc_dt::uint64{0};
+}
+
+void hardware_thread::wait_external(const sc_core::sc_event& e) {
+    settle();
+    local_time::sync();
+    m_wake_at = 0;
+    sc_core::wait(e);
+    m_wake_at = ~sc_dt::uint64{0};
+}
+
 double hardware_thread::cycles(accounting a) const {
     double c = m_cycles.at(a);
-    if (m_seg_active && m_seg_acct == a)
-        c += (sc_core::sc_time_stamp() - m_seg_start).to_seconds() * m_seg_rate;
+    // A segment folded from run-ahead starts at the thread's local time, perhaps after now.
+    if (m_seg_active && m_seg_acct == a && local_time::now() > m_seg_start)
+        c += (local_time::now() - m_seg_start).to_seconds() * m_seg_rate;
     return c;
 }
 

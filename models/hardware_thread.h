@@ -6,6 +6,7 @@
 // thread at a time. A hypervisor context enters a guest with enter() and blocks until the
 // guest traps (an HV-class interrupt or `sc 1`). Hypervisor calls from L1 leave the thread as
 // TLM-2.0 transactions to the L0 firmware (hcall_socket); the call runs L0's code on this thread.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -17,6 +18,7 @@
 
 #include "models/core.h"
 #include "models/interrupt_controller.h"
+#include "models/local_time.h"
 #include "models/sw_context.h"
 #include "models/tb_register.h"
 #include "models/timer_unit_factory.h"
@@ -39,7 +41,7 @@ struct trap_info {
     uint64_t msr = 0;
 };
 
-class hardware_thread : public sc_core::sc_module {
+class hardware_thread : public sc_core::sc_module, public local_time::wake_source {
 public:
     enum accounting : unsigned { acct_l0, acct_l1, acct_l2_kernel, acct_l2_user, acct_count };
     using interrupt_handler = std::function<void(const interrupt_record&)>;
@@ -116,6 +118,9 @@ public:
     // From the hypervisor context: hand the thread to `guest` (MSR <- guest.msr via hrfid) and
     // block until it traps. Returns the trap.
     trap_info enter(sw_context& guest);
+    // From the guest context: waits for the next entry (enter()), at the entering thread's
+    // local time. A guest's first instruction waits here.
+    void await_entry(sw_context& guest);
     // From the guest context: `sc 1` with the hcall in guest.gpr; blocks until re-entered and
     // returns the guest's r3 then.
     uint64_t guest_hcall();
@@ -131,6 +136,14 @@ public:
     // Called at every point where the thread's software acts (tracing); empty by default.
     void set_trace_hook(std::function<void()> hook) { m_trace_hook = std::move(hook); }
     bool active() const { return m_core.is_active(m_index); }
+
+    // Time passing in L0 (a TLM annotated delay): retires what is charged, then waits `d`.
+    void wait_for(const sc_core::sc_time& d);
+    // Waits for an event that a thread of another core may notify: meanwhile this thread's
+    // wake time is unknown, so its siblings do not run ahead (docs/local-time.md).
+    void wait_external(const sc_core::sc_event& e);
+    // Run-ahead bound for the core's threads: this thread's timed wait or timer edge.
+    sc_dt::uint64 next_wake() const override { return std::min(m_wake_at, m_timers->next_wake()); }
 
     // Cycles retired per accounting class, including the compute() in progress.
     double cycles(accounting a) const;
@@ -169,7 +182,9 @@ private:
 
     tlm::tlm_generic_payload m_hcall_gp;  // the hcall transaction, reused (hcall())
     bool m_hcall_in_flight = false;
-    double m_owed = 0;  // charged, not yet retired
+    double m_owed = 0;                            // charged, not yet retired
+    sc_dt::uint64 m_wake_at = ~sc_dt::uint64{0};  // end of this thread's timed wait, if any
+    sc_dt::uint64 m_handoff = 0;  // run-ahead passed between contexts at entry and trap
     std::array<double, acct_count> m_cycles{};
     // The compute() segment in progress (for cycles()).
     bool m_seg_active = false;

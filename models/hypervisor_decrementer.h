@@ -38,6 +38,9 @@ public:
     bool hdice() const { return m_hdice; }
     unsigned width() const { return m_bits; }
 
+    // Time (sc_time value) of the pending edge notification, ~0 if none.
+    sc_dt::uint64 armed_at() const { return m_edges.armed_at(); }
+
     // The latched edge.
     bool pending();
     // The interrupt was taken (or the thread entered a power-saving state): clear the latch.

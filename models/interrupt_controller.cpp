@@ -1,6 +1,7 @@
 #include "models/interrupt_controller.h"
 
 #include "models/edge_scheduler.h"
+#include "models/local_time.h"
 
 #include <stdexcept>
 
@@ -92,12 +93,15 @@ uint64_t interrupt_controller::hrfid() {
 // Waiters (compute(), the stimulus runner) only act on a deliverable interrupt, so a change
 // that leaves nothing deliverable wakes nobody.
 void interrupt_controller::on_timer_change() {
-    if (pending_vector()) m_deliverable.notify();
+    if (!pending_vector()) return;
+    local_time::sync();  // waiters see it at the notifier's time (models/local_time.h)
+    m_deliverable.notify();
 }
 
 void interrupt_controller::reevaluate() {
-    if (systemc_elaborating()) return;
-    if (pending_vector()) m_deliverable.notify(sc_core::SC_ZERO_TIME);
+    if (systemc_elaborating() || !pending_vector()) return;
+    local_time::sync();
+    m_deliverable.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace nestvp

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "models/local_time.h"
 #include "models/native_timer_unit.h"
 #include "models/rtl_timer_unit.h"
 
@@ -53,7 +54,7 @@ lockstep_timer_unit::~lockstep_timer_unit() = default;
 
 void lockstep_timer_unit::log(const char* op, uint64_t arg, bool has_arg) {
     record& r = m_history[m_history_count % history_size];
-    r.time = sc_core::sc_time_stamp().value();  // converted to ticks only in a report
+    r.time = local_time::now_value();  // converted to ticks only in a report
     r.op = op;
     r.arg = arg;
     r.has_arg = has_arg;
@@ -87,9 +88,8 @@ void lockstep_timer_unit::fail(const std::string& what, uint64_t ref_value, uint
     m_failed = true;
     const uint64_t tick = m_tb.ticks();
     std::string msg = std::string(name()) + ": lockstep mismatch at tick " + std::to_string(tick) +
-                      " (" + sc_core::sc_time_stamp().to_string() + "): " + what + ": " +
-                      m_ref_name + "=" + hex(ref_value) + " " + m_dut_name + "=" + hex(dut_value) +
-                      "\n";
+                      " (" + local_time::now().to_string() + "): " + what + ": " + m_ref_name +
+                      "=" + hex(ref_value) + " " + m_dut_name + "=" + hex(dut_value) + "\n";
     const size_t n = m_history_count < history_size ? m_history_count : history_size;
     msg += "last " + std::to_string(n) + " operations (oldest first):\n";
     for (size_t i = m_history_count - n; i < m_history_count; ++i) {
@@ -121,7 +121,9 @@ void lockstep_timer_unit::compare_edges(const char* after) {
 
 void lockstep_timer_unit::request_check() {
     const auto s = sc_core::sc_get_status();
-    if (s == sc_core::SC_RUNNING || s == sc_core::SC_PAUSED) m_check.notify(sc_core::SC_ZERO_TIME);
+    if (s != sc_core::SC_RUNNING && s != sc_core::SC_PAUSED) return;
+    local_time::sync();  // the check runs at the accessing thread's time
+    m_check.notify(sc_core::SC_ZERO_TIME);
 }
 
 void lockstep_timer_unit::on_change() {

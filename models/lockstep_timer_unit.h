@@ -9,6 +9,7 @@
 // With a native reference and an RTL unit it also compares the predicted next edge ticks
 // after every operation and edge, and then lets the reference's edges time the RTL (no
 // sc_event of its own), which halves the kernel work of the pair.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -70,6 +71,9 @@ public:
     bool hdec_pending() override;
     void ack_hdec() override;
     const sc_core::sc_event& pending_changed_event() const override { return m_changed; }
+    sc_dt::uint64 next_wake() const override {
+        return std::min(m_ref->next_wake(), m_dut->next_wake());
+    }
 
     timer_unit_if& ref() { return *m_ref; }
     timer_unit_if& dut() { return *m_dut; }

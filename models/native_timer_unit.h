@@ -3,6 +3,7 @@
 // hypervisor_decrementer (timer-facilities.md §2, §3). pending_changed_event() is notified when
 // the DEC or HDEC line changes (level change, LD change, HDEC latch/ack), as the RTL unit does;
 // a write that leaves both lines as they were notifies nothing.
+#include <algorithm>
 #include <memory>
 
 #include <systemc>
@@ -30,6 +31,9 @@ public:
     void ack_hdec() override { m_hdec.ack(); }
 
     const sc_core::sc_event& pending_changed_event() const override { return m_changed; }
+    sc_dt::uint64 next_wake() const override {
+        return std::min(m_dec.armed_at(), m_hdec.armed_at());
+    }
 
     decrementer& dec() { return m_dec; }
     hypervisor_decrementer& hdec() { return m_hdec; }

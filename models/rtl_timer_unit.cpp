@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/edge_scheduler.h"
+#include "models/local_time.h"
 
 namespace nestvp {
 
@@ -333,10 +334,10 @@ void rtl_timer_unit::clock() {
 
 uint64_t rtl_timer_unit::now_tick() {
     // ticks() divides in 128 bits; most accesses repeat at one simulated time.
-    const sc_core::sc_time& t = sc_core::sc_time_stamp();
-    if (t.value() != m_now_time) {
-        m_now_time = t.value();
-        m_now_tick = m_tb.ticks_at(t);
+    const sc_dt::uint64 t = local_time::now_value();  // the accessing thread's time
+    if (t != m_now_time) {
+        m_now_time = t;
+        m_now_tick = m_tb.ticks_at(sc_core::sc_time::from_value(t));
     }
     return m_now_tick;
 }
@@ -360,7 +361,10 @@ void rtl_timer_unit::settle() {
     if (d != m_dec_irq || h != m_hdec_irq) {
         m_dec_irq = d;
         m_hdec_irq = h;
-        if (!systemc_elaborating()) m_changed.notify(sc_core::SC_ZERO_TIME);
+        if (!systemc_elaborating()) {
+            local_time::sync();  // consumers see the change at the accessing thread's time
+            m_changed.notify(sc_core::SC_ZERO_TIME);
+        }
     }
     if (!m_self_timed || systemc_elaborating())
         return;  // start_of_simulation() arms the first edge
@@ -373,18 +377,20 @@ void rtl_timer_unit::settle() {
     const sc_core::sc_time when = m_tb.time_of(at);
     if (when == sc_core::sc_max_time()) return;  // beyond sc_time: never within this run
     m_armed_tick = at;
+    m_armed_at = when.value();
+    if (local_time::ahead() && when.value() <= local_time::now_value()) local_time::sync();
     m_edge_ev.notify(when - sc_core::sc_time_stamp());
 }
 
 void rtl_timer_unit::start_of_simulation() {
     if (m_impl->vcd && !m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
-    m_armed_tick = time_base::never;  // nothing armed yet
+    m_armed_tick = time_base::never, m_armed_at = ~sc_dt::uint64{0};  // nothing armed yet
     sync();
     settle();
 }
 
 void rtl_timer_unit::on_edge() {
-    m_armed_tick = time_base::never;  // the notification has fired
+    m_armed_tick = time_base::never, m_armed_at = ~sc_dt::uint64{0};  // the notification has fired
     sync();
     settle();
 }
@@ -480,7 +486,7 @@ void rtl_timer_unit::set_self_timed(bool on) {
     m_self_timed = on;
     if (!on) {
         m_edge_ev.cancel();
-        m_armed_tick = time_base::never;
+        m_armed_tick = time_base::never, m_armed_at = ~sc_dt::uint64{0};
     } else {
         settle();
     }

@@ -37,6 +37,7 @@ public:
     bool hdec_pending() override;
     void ack_hdec() override;
     const sc_core::sc_event& pending_changed_event() const override { return m_changed; }
+    sc_dt::uint64 next_wake() const override { return m_armed_at; }
 
     // Bench figures: clock cycles of the RTL model (one per evaluation) and the TB ticks they
     // jumped across through `adv`.
@@ -80,8 +81,9 @@ private:
     time_base& m_tb;
     std::unique_ptr<impl> m_impl;
     uint64_t m_last_tick = 0;
-    uint64_t m_armed_tick = time_base::never;  // tick of the pending edge notification
-    uint64_t m_now_time = ~0ull;               // sc_time value m_now_tick belongs to
+    uint64_t m_armed_tick = time_base::never;      // tick of the pending edge notification
+    sc_dt::uint64 m_armed_at = ~sc_dt::uint64{0};  // and its time
+    uint64_t m_now_time = ~0ull;                   // sc_time value m_now_tick belongs to
     uint64_t m_now_tick = 0;
     bool m_self_timed = true;
     bool m_dec_irq = false;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/local_time.h"
+
 namespace nestvp {
 
 using u128 = unsigned __int128;
@@ -15,7 +17,7 @@ time_base::time_base(const sc_core::sc_module_name& name, uint64_t freq_hz)
 }
 
 uint64_t time_base::ticks() const {
-    const sc_dt::uint64 now = sc_core::sc_time_stamp().value();
+    const sc_dt::uint64 now = local_time::now_value();  // the running thread's time
     if (now != m_cached_at) {
         m_cached_ticks = ticks_at(sc_core::sc_time::from_value(now));
         m_cached_at = now;
@@ -34,7 +36,7 @@ sc_core::sc_time time_base::time_of(uint64_t tick) const {
 }
 
 sc_core::sc_time time_base::delay_until(uint64_t tick) const {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = local_time::now();
     const sc_core::sc_time at = time_of(tick);
     return at > now ? at - now : sc_core::SC_ZERO_TIME;
 }

@@ -32,6 +32,11 @@ public:
 
     // Notified whenever dec_pending() or hdec_pending() may have changed.
     virtual const sc_core::sc_event& pending_changed_event() const = 0;
+
+    // The earliest time (sc_time value) at which a timed notification of the unit is pending,
+    // ~0 if none: the sibling threads of its core do not run ahead past it (models/local_time.h).
+    // A unit that cannot tell answers 0, which stops them running ahead at all.
+    virtual sc_dt::uint64 next_wake() const { return 0; }
 };
 
 }  // namespace nestvp

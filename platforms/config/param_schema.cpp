@@ -196,7 +196,8 @@ std::vector<param_def> build_schema() {
                          [](pc& c) -> unsigned& { return c.l2.hz; }));
     t.push_back(bool_key("l2.nohz_idle", "idle vCPUs program only the next timer event (NO_HZ)",
                          [](pc& c) -> bool& { return c.l2.nohz_idle; }));
-    t.push_back(bool_key("l2.dtl", "L2 registered a dispatch trace log: each entry reads NIA "
+    t.push_back(bool_key("l2.dtl",
+                         "L2 registered a dispatch trace log: each entry reads NIA "
                          "(kvmppc_update_vpa_dispatch_p9, nested-virtualization.md §2.5)",
                          [](pc& c) -> bool& { return c.l2.dtl; }));
     t.push_back(real_key("l2.housekeeping_hz", 0, 10000, false, "Hz",
@@ -213,6 +214,10 @@ std::vector<param_def> build_schema() {
                          [](pc& c) -> double& { return c.run.duration_s; }));
     t.push_back(u64_key("run.seed", param_type::uint, 0, 0, "", "random seed",
                         [](pc& c) -> uint64_t& { return c.run.seed; }));
+    t.push_back(bool_key("run.run_ahead",
+                         "exact run-ahead: work that ends before anything can act on its core "
+                         "is retired without a SystemC wait (docs/local-time.md)",
+                         [](pc& c) -> bool& { return c.run.run_ahead; }));
     t.push_back(string_key("run.outputs.json", {}, "JSON result file; \"\" for none",
                            [](pc& c) -> std::string& { return c.run.json_path; }));
     t.push_back(string_key("run.outputs.csv", {}, "CSV result file; \"\" for none",
@@ -374,7 +379,9 @@ std::string format_real(double v) {
 }
 
 // A YAML double-quoted scalar accepts every JSON string escape (YAML 1.2 is a JSON superset).
-std::string yaml_quote(const std::string& s) { return json_quote(s); }
+std::string yaml_quote(const std::string& s) {
+    return json_quote(s);
+}
 
 std::string format_value(const param_def& d, const param_value& v) {
     switch (d.type) {

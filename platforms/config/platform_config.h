@@ -23,7 +23,7 @@ struct machine_config {
     // How L1 vCPU threads land on cores: "spread" fills one thread per core first (the Linux
     // scheduler balances busy tasks across cores before siblings), "pack" fills a core first.
     std::string placement = "pack";
-    unsigned threads_per_core = 4;           // SMT mode (1..8)
+    unsigned threads_per_core = 4;  // SMT mode (1..8)
     // Speed of one active thread when k threads of its core are active, k = 1..threads_per_core.
     std::vector<double> smt_speed = {1.0, 0.6, 0.45, 0.35};
     std::string smt_source = "assumption";
@@ -46,9 +46,9 @@ struct l1_config {
 
 struct l2_config {
     unsigned vcpus = 4;
-    unsigned hz = 100;              // periodic tick while busy
-    bool nohz_idle = true;          // idle vCPUs program the next timer event only
-    double housekeeping_hz = 2.0;   // timer events per second on an idle vCPU
+    unsigned hz = 100;             // periodic tick while busy
+    bool nohz_idle = true;         // idle vCPUs program the next timer event only
+    double housekeeping_hz = 2.0;  // timer events per second on an idle vCPU
     // L2 registered a dispatch trace log: every entry reads NIA for the DTL entry
     // (kvmppc_update_vpa_dispatch_p9, nested-virtualization.md §2.5).
     bool dtl = true;
@@ -63,7 +63,8 @@ struct workload_config {
 struct run_config {
     double duration_s = 10.0;
     uint64_t seed = 1;
-    std::string json_path;   // empty: no JSON file
+    bool run_ahead = true;  // exact run-ahead of compute segments (docs/local-time.md)
+    std::string json_path;  // empty: no JSON file
     std::string csv_path;
     std::string trace_path;  // VCD
     double trace_start_s = 0.0;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/local_time.h"
+
 namespace nestvp {
 
 namespace {
@@ -59,7 +61,7 @@ void platform_trace::stamp(uint64_t ps) {
 }
 
 void platform_trace::sample(unsigned thread) {
-    const uint64_t ps = sc_core::sc_time_stamp().value();
+    const uint64_t ps = local_time::now_value();  // the acting thread's time
     if (ps < m_start_ps || ps > m_end_ps || thread >= m_threads.size()) return;
     hardware_thread& t = *m_threads[thread];
     signals& s = m_sig[thread];

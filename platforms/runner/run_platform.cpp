@@ -1,5 +1,6 @@
 #include "platforms/runner/run_platform.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -7,6 +8,7 @@
 
 #include <systemc>
 
+#include "models/local_time.h"
 #include "platforms/runner/nested_platform.h"
 
 namespace nestvp {
@@ -50,6 +52,11 @@ void collect(const nested_platform& top, const nested_metrics& m, bool keep_samp
     for (const auto& [nr, n] : m.hcalls_by_number())
         out.counters["l0.hcall." + hex_vector(static_cast<uint32_t>(nr))] = n;
     for (const auto& e : m.exit_records()) r.exits.push_back(exit_event{e.t_s, e.vcpu, e.vector});
+    // Threads of different cores may run ahead of each other (models/local_time.h), so records
+    // arrive in time order per vCPU only: order them by time, then vCPU.
+    std::stable_sort(r.exits.begin(), r.exits.end(), [](const exit_event& a, const exit_event& b) {
+        return a.t_s != b.t_s ? a.t_s < b.t_s : a.vcpu < b.vcpu;
+    });
 }
 
 }  // namespace
@@ -65,6 +72,13 @@ run_result run_platform(const platform_config& cfg, const run_options& opts) {
     const double slice =
         opts.progress_interval_s > 0 ? opts.progress_interval_s : cfg.run.duration_s;
     const sc_core::sc_time end = sc_core::sc_time(cfg.run.duration_s, sc_core::SC_SEC);
+    if (cfg.run.run_ahead)
+        // Never past the end: the metrics stop there. A trace is written in time order, so
+        // it keeps all threads in step (global bound).
+        local_time::enable(end, cfg.run.trace_path.empty() ? local_time::bound_mode::per_core
+                                                           : local_time::bound_mode::global);
+    else
+        local_time::disable();
     while (sc_core::sc_time_stamp() < end) {
         sc_core::sc_time step(slice, sc_core::SC_SEC);
         if (sc_core::sc_time_stamp() + step > end) step = end - sc_core::sc_time_stamp();
@@ -75,6 +89,7 @@ run_result run_platform(const platform_config& cfg, const run_options& opts) {
             break;
         }
     }
+    local_time::disable();
     result.sim_seconds = sc_core::sc_time_stamp().to_seconds();
     collect(*top, metrics, opts.keep_exit_events, result);
     result.sc_events = sc_core::sc_delta_count();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/local_time.h"
 #include "sw/gsb/gsb_ids.h"
 #include "sw/l0/hv_guest_state.h"
 #include "sw/l0/nested_pt_regs.h"
@@ -34,8 +35,7 @@ void l0_firmware::charge_memory(hardware_thread& t) {
     // Guest-memory latency (TLM annotated delay) is time the thread spends in L0.
     const sc_core::sc_time d = memory.take_delay();
     if (d == sc_core::SC_ZERO_TIME) return;
-    t.settle();
-    sc_core::wait(d);
+    t.wait_for(d);
 }
 
 void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -49,7 +49,7 @@ void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
         return;
     }
     if (delay > sc_core::SC_ZERO_TIME) {
-        sc_core::wait(delay);
+        f.thread->wait_for(delay);
         delay = sc_core::SC_ZERO_TIME;
     }
     m_metrics.add(counter::l0_hcalls, f.thread->id());
@@ -113,6 +113,7 @@ void l0_firmware::h_cede(hcall_frame& f) {
     t.charge(m_costs.cede);
     m_metrics.add(counter::l0_l1_cedes, t.id());
     t.set_active(false);  // retires the cede cost first
+    local_time::sync();
     while (!t.timers().dec_pending()) sc_core::wait(t.timers().pending_changed_event());
     t.set_active(true);
     t.charge(m_costs.prod);

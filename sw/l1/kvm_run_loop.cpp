@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/interrupt_controller.h"
+#include "models/local_time.h"
 #include "sw/gsb/gsb_codec.h"
 #include "sw/gsb/gsb_ids.h"
 #include "sw/gsb/papr.h"
@@ -124,9 +125,10 @@ void kvm_run_loop::main() {
         if (m_vcpu.id == 0) {
             create_guest();
             m_guest.created = true;
+            local_time::sync();
             m_guest.created_event.notify(sc_core::SC_ZERO_TIME);
         }
-        while (!m_guest.created) sc_core::wait(m_guest.created_event);
+        while (!m_guest.created) t.wait_external(m_guest.created_event);
         create_vcpu();
     } else {
         m_vcpu.v1_msr = m_l2_boot_msr;
@@ -261,14 +263,13 @@ void kvm_run_loop::run_single_vcpu() {
         // with a GET_STATE when the last exit did not return it (§2.5).
         if (m_l2_dtl && m_guest.nestedv2) m_cache.get(gsid::NIA);
         t.settle();  // the hcall leaves after everything L1 did before it
-        const sc_core::sc_time issued = sc_core::sc_time_stamp();
+        const sc_core::sc_time issued = local_time::now();
         trap = m_guest.nestedv2 ? enter_nestedv2(time_limit, tb) : enter_nestedv1(time_limit, tb);
         if (t.entry_time() >= issued) {
             m_metrics.add_entry_latency((t.entry_time() - issued).to_seconds() * 1e9);
-            m_metrics.add_exit_latency((sc_core::sc_time_stamp() - t.trap_time()).to_seconds() *
-                                       1e9);
+            m_metrics.add_exit_latency((local_time::now() - t.trap_time()).to_seconds() * 1e9);
         }
-        m_metrics.record_exit(sc_core::sc_time_stamp().to_seconds(), m_vcpu.id, trap);
+        m_metrics.record_exit(local_time::now().to_seconds(), m_vcpu.id, trap);
         // An L2 H_CEDE is consumed here: kvmppc_cede, then trap := 0.
         if (trap == trap_syscall && hcall_number() == papr::H_CEDE) {
             kvmppc_cede();

@@ -115,7 +115,7 @@ void l2_kernel::idle_loop() {
 }
 
 void l2_kernel::main() {
-    sc_core::wait(m_ctx.resume);  // first entry by L0 (H_GUEST_RUN_VCPU / H_ENTER_NESTED)
+    m_thread.await_entry(m_ctx);  // first entry by L0 (H_GUEST_RUN_VCPU / H_ENTER_NESTED)
     m_thread.set_handler(context_level::l2,
                          [this](const interrupt_record& rec) { timer_interrupt(rec); });
     const uint64_t now = mftb();

@@ -1,0 +1,79 @@
+#pragma once
+// Exact run-ahead (docs/local-time.md). A hardware thread's compute() segment that ends before
+// anything else can act on its core is retired without a wait: nothing can happen in between, so
+// the thread's local time simply runs ahead of sc_time_stamp(). This is TLM-2.0 LT temporal
+// decoupling (IEEE 1666 §16.2, local time plus quantum) with the quantum bounded by the next
+// event that can reach the thread, so it changes no result. The rules that keep it exact:
+//   - only the running process can be ahead (one offset suffices: SystemC runs one at a time);
+//   - everything that reads the time reads now() (time_base, core, traces, metrics);
+//   - before anything other processes can observe (an immediate or delta notification, an
+//     event at or before local time, a wait), the process calls sync(), which waits out the
+//     offset. The wait is exact because nothing that can reach the thread is pending before
+//     local time;
+//   - the bound is the kernel's next pending activity (mode `global`), or the next timed
+//     activity of the thread's own core (mode `per_core`: its threads' compute deadlines and
+//     waits, and their timer units' edges). Cores share no timed state, so a thread may pass
+//     another core's events; everything pending at the current time still stops it.
+#include <cstdint>
+
+#include <systemc>
+
+namespace nestvp::local_time {
+
+namespace detail {
+inline sc_dt::uint64 g_ahead = 0;  // of the running process, in time-resolution units
+inline sc_dt::uint64 g_limit = 0;  // no run-ahead at or past this time; 0 = disabled
+}  // namespace detail
+
+// The running process's time: SystemC time plus its run-ahead.
+inline sc_dt::uint64 now_value() {
+    return sc_core::sc_time_stamp().value() + detail::g_ahead;
+}
+inline sc_core::sc_time now() {
+    return sc_core::sc_time::from_value(now_value());
+}
+inline bool ahead() {
+    return detail::g_ahead != 0;
+}
+
+// Something whose pending timed activity can reach the threads of a core (a hardware thread:
+// its compute deadline or wait, and its timer unit's edges).
+class wake_source {
+public:
+    // The earliest such time (sc_time value), ~0 if none.
+    virtual sc_dt::uint64 next_wake() const = 0;
+
+protected:
+    ~wake_source() = default;
+};
+
+enum class bound_mode { global, per_core };
+
+// Run-ahead is allowed up to (not including) `limit`, the end of the run; the runner enables it
+// (run.run_ahead). Disabled by default, so that unit tests stepping sc_start() see no offset.
+void enable(const sc_core::sc_time& limit, bound_mode mode);
+void disable();
+
+// Advances local time by `dt` if nothing pending can act before the new local time (see the
+// modes above; `core_bound` is the core's next timed activity) and it stays before the limit:
+// the caller then counts `dt` as elapsed without a wait. While ahead, the caller's `wake_slot`
+// (its part of core_bound for its siblings) holds the time its sync() wait ends. False otherwise.
+bool try_advance(sc_dt::uint64 dt, sc_dt::uint64 core_bound, sc_dt::uint64& wake_slot);
+
+// Waits out the run-ahead, so that SystemC time equals local time. A no-op when not ahead; only
+// a thread process can be ahead, so this never waits in a method.
+void sync();
+
+// Ends the run-ahead without a wait and returns local time, for a caller about to wait until a
+// time no earlier than that on events that cannot fire before it (compute()'s deadline, its own
+// timer edges and its core's re-rates, all beyond the bound the offset was checked against).
+sc_dt::uint64 fold();
+
+// A guest entry or trap hands the thread to its other context, a different process. If nothing
+// else is pending at the current time, that process runs next, so the offset can travel with
+// the thread: hand_over() gives it up (0 if there was none, or after a sync() when something
+// else is pending) and the resumed process calls take_over() with it.
+sc_dt::uint64 hand_over();
+void take_over(sc_dt::uint64 offset, sc_dt::uint64& wake_slot);
+
+}  // namespace nestvp::local_time
