@@ -5,9 +5,14 @@
 namespace nestvp {
 
 bool systemc_elaborating() {
+    static bool over = false;  // elaboration happens once per process (IEEE 1666 §4.3)
+    if (over) return false;
     const auto s = sc_core::sc_get_status();
-    return s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
-           s == sc_core::SC_END_OF_ELABORATION;
+    if (s == sc_core::SC_ELABORATION || s == sc_core::SC_BEFORE_END_OF_ELABORATION ||
+        s == sc_core::SC_END_OF_ELABORATION)
+        return true;
+    over = true;
+    return false;
 }
 
 void edge_scheduler::aim(uint64_t target) {

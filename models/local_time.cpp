@@ -30,12 +30,17 @@ bool try_advance(sc_dt::uint64 dt, sc_dt::uint64 core_bound, sc_dt::uint64& wake
     if (detail::g_ahead != 0 && g_owner != current_process())
         throw std::logic_error("local_time: a process yielded while ahead of SystemC time");
     // Anything pending at the current time (delta notifications, runnable processes, channel
-    // updates) runs first: the pending-activity distance is then zero.
-    const sc_dt::uint64 next = sc_core::sc_time_to_pending_activity().value();
-    if (next == 0) return false;
+    // updates) runs first.
     const sc_dt::uint64 k = sc_core::sc_time_stamp().value();
+    sc_dt::uint64 bound = core_bound;
+    if (g_mode == bound_mode::global) {
+        const sc_dt::uint64 next = sc_core::sc_time_to_pending_activity().value();
+        if (next == 0) return false;
+        bound = k + next;
+    } else if (sc_core::sc_pending_activity_at_current_time()) {
+        return false;
+    }
     const sc_dt::uint64 end = k + detail::g_ahead + dt;
-    sc_dt::uint64 bound = g_mode == bound_mode::global ? k + next : core_bound;
     if (bound > detail::g_limit) bound = detail::g_limit;
     if (end >= bound) return false;  // strict: nothing ties with the new local time
     detail::g_ahead += dt;

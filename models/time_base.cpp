@@ -16,17 +16,12 @@ time_base::time_base(const sc_core::sc_module_name& name, uint64_t freq_hz)
         static_cast<uint64_t>(std::llround(1.0 / sc_core::sc_get_time_resolution().to_seconds()));
 }
 
-uint64_t time_base::ticks() const {
-    const sc_dt::uint64 now = local_time::now_value();  // the running thread's time
-    if (now != m_cached_at) {
-        m_cached_ticks = ticks_at(sc_core::sc_time::from_value(now));
-        m_cached_at = now;
-    }
-    return m_cached_ticks;
+uint64_t time_base::ticks_at(const sc_core::sc_time& t) const {
+    return ticks_at_value(t.value());
 }
 
-uint64_t time_base::ticks_at(const sc_core::sc_time& t) const {
-    return static_cast<uint64_t>((static_cast<u128>(t.value()) * m_freq_hz) / m_units_per_second);
+uint64_t time_base::ticks_at_value(sc_dt::uint64 v) const {
+    return static_cast<uint64_t>((static_cast<u128>(v) * m_freq_hz) / m_units_per_second);
 }
 
 sc_core::sc_time time_base::time_of(uint64_t tick) const {

@@ -6,6 +6,8 @@
 
 #include <systemc>
 
+#include "models/local_time.h"
+
 namespace nestvp {
 
 class time_base : public sc_core::sc_module {
@@ -16,9 +18,18 @@ public:
     explicit time_base(const sc_core::sc_module_name& name, uint64_t freq_hz = default_freq_hz);
 
     uint64_t freq_hz() const { return m_freq_hz; }
-    // Ticks elapsed since time zero, at the current simulated time / at time t (rounds down).
-    uint64_t ticks() const;
+    // Ticks elapsed since time zero, at the running thread's time (local_time::now()) / at
+    // time t (rounds down). ticks() is cached per time: most reads repeat at one instant.
+    uint64_t ticks() const {
+        const sc_dt::uint64 now = local_time::now_value();
+        if (now != m_cached_at) {
+            m_cached_ticks = ticks_at_value(now);
+            m_cached_at = now;
+        }
+        return m_cached_ticks;
+    }
     uint64_t ticks_at(const sc_core::sc_time& t) const;
+    uint64_t ticks_at_value(sc_dt::uint64 v) const;
     // Earliest simulated time at which ticks() >= tick (rounds up); sc_max_time() when the
     // tick lies beyond what sc_time can represent.
     sc_core::sc_time time_of(uint64_t tick) const;

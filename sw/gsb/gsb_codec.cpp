@@ -25,11 +25,17 @@ void gsb_builder::set_count(uint32_t count) {
 }
 
 gsb_builder& gsb_builder::add_raw(uint16_t id, uint16_t len, const void* value) {
-    const size_t at = m_bytes.size();
-    m_bytes.resize(at + GSB_ELEMENT_HEADER_SIZE + len, 0);
-    store_be16(&m_bytes[at], id);
-    store_be16(&m_bytes[at + 2], len);
-    if (len && value) std::memcpy(&m_bytes[at + 4], value, len);
+    // Appended, not resized and then overwritten: the run-output buffer is built per exit.
+    uint8_t header[GSB_ELEMENT_HEADER_SIZE];
+    store_be16(header, id);
+    store_be16(header + 2, len);
+    m_bytes.insert(m_bytes.end(), header, header + GSB_ELEMENT_HEADER_SIZE);
+    if (value) {
+        const auto* v = static_cast<const uint8_t*>(value);
+        m_bytes.insert(m_bytes.end(), v, v + len);
+    } else {
+        m_bytes.resize(m_bytes.size() + len);  // a request element: value zeroed
+    }
     store_be32(m_bytes.data(), ++m_count);
     return *this;
 }
