@@ -41,11 +41,6 @@ bool core::is_active(unsigned thread_index) const {
     return m_active.at(thread_index);
 }
 
-double core::thread_rate() const {
-    const unsigned k = m_active_count == 0 ? 1 : m_active_count;
-    return static_cast<double>(m_clock_hz) * m_smt_speed[k - 1];
-}
-
 sc_dt::uint64 core::next_wake() const {
     sc_dt::uint64 t = ~sc_dt::uint64{0};
     for (const local_time::wake_source* s : m_wake_sources) t = std::min(t, s->next_wake());

@@ -27,7 +27,10 @@ public:
     bool is_active(unsigned thread_index) const;
     unsigned active_threads() const { return m_active_count; }
     // Cycles per second one active thread retires now.
-    double thread_rate() const;
+    double thread_rate() const {
+        const unsigned k = m_active_count == 0 ? 1 : m_active_count;
+        return static_cast<double>(m_clock_hz) * m_smt_speed[k - 1];
+    }
     // Notified (immediately) whenever the active-thread count changes.
     const sc_core::sc_event& rerate_event() const { return m_rerate; }
     // Incremented with every change of the active-thread count.

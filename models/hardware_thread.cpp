@@ -47,7 +47,7 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
     compute_result r;
     double remaining = cycles + m_owed;  // charged steps are retired with this work
     m_owed = 0;
-    const double resolution = sc_core::sc_get_time_resolution().to_seconds();
+    static const double resolution = sc_core::sc_get_time_resolution().to_seconds();  // fixed
     trace();
     while (remaining > 1e-6) {
         if (m_irq.pending_vector()) {
@@ -143,7 +143,7 @@ trap_info hardware_thread::enter(sw_context& guest) {
     m_level = guest.level;
     m_trap_pending = false;
     m_handoff = local_time::hand_over();  // the guest goes on at this thread's local time
-    m_entry_time = sc_core::sc_time_stamp() + sc_core::sc_time::from_value(m_handoff);
+    m_entry_time = sc_core::sc_time::from_value(local_time::kernel_now_value() + m_handoff);
     guest.resume.notify();
     trace();
     while (!m_trap_pending) sc_core::wait(m_trap_event);
@@ -161,7 +161,7 @@ void hardware_thread::guest_trap(const trap_info& t) {
     m_handoff = local_time::hand_over();  // the hypervisor goes on at the trap's local time
     m_trap = t;
     m_trap_pending = true;
-    m_trap_time = sc_core::sc_time_stamp() + sc_core::sc_time::from_value(m_handoff);
+    m_trap_time = sc_core::sc_time::from_value(local_time::kernel_now_value() + m_handoff);
     m_level = context_level::l0;
     m_trap_event.notify();
     await_entry(*me);

@@ -28,18 +28,6 @@ void interrupt_controller::set_lpcr(uint64_t v) {
     reevaluate();
 }
 
-std::optional<uint32_t> interrupt_controller::pending_vector() {
-    const bool ee = m_msr & msr::ee;
-    const bool hv = m_msr & msr::hv;
-    // §4.2 (QEMU p9_next_unmasked_interrupt): HDEC before the EE-gated DEC.
-    // §3 / §4.1: HDEC is taken in a guest (HV=0) regardless of the guest's EE.
-    if ((m_lpcr & lpcr::hdice) && (ee || !hv) && m_timers.hdec_pending())
-        return vector::hdecrementer;
-    // §2.2: DEC gated by MSR[EE] only.
-    if (ee && m_timers.dec_pending()) return vector::decrementer;
-    return std::nullopt;
-}
-
 interrupt_record interrupt_controller::take(uint64_t nia) {
     const auto v = pending_vector();
     if (!v) throw std::logic_error("interrupt_controller::take: no interrupt is deliverable");

@@ -108,4 +108,17 @@ private:
     sc_core::sc_event m_deliverable;
 };
 
+// Inline: compute() asks before and after every segment.
+inline std::optional<uint32_t> interrupt_controller::pending_vector() {
+    const bool ee = m_msr & msr::ee;
+    const bool hv = m_msr & msr::hv;
+    // §4.2 (QEMU p9_next_unmasked_interrupt): HDEC before the EE-gated DEC.
+    // §3 / §4.1: HDEC is taken in a guest (HV=0) regardless of the guest's EE.
+    if ((m_lpcr & lpcr::hdice) && (ee || !hv) && m_timers.hdec_pending())
+        return vector::hdecrementer;
+    // §2.2: DEC gated by MSR[EE] only.
+    if (ee && m_timers.dec_pending()) return vector::decrementer;
+    return std::nullopt;
+}
+
 }  // namespace nestvp

@@ -31,7 +31,7 @@ bool try_advance(sc_dt::uint64 dt, sc_dt::uint64 core_bound, sc_dt::uint64& wake
         throw std::logic_error("local_time: a process yielded while ahead of SystemC time");
     // Anything pending at the current time (delta notifications, runnable processes, channel
     // updates) runs first.
-    const sc_dt::uint64 k = sc_core::sc_time_stamp().value();
+    const sc_dt::uint64 k = kernel_now_value();
     sc_dt::uint64 bound = core_bound;
     if (g_mode == bound_mode::global) {
         const sc_dt::uint64 next = sc_core::sc_time_to_pending_activity().value();
@@ -81,7 +81,7 @@ void sync() {
         throw std::logic_error("local_time: sync() by a process that is not ahead");
     const sc_core::sc_time d = sc_core::sc_time::from_value(detail::g_ahead);
     sc_dt::uint64* slot = g_wake_slot;
-    *slot = sc_core::sc_time_stamp().value() + detail::g_ahead;  // siblings must not pass it
+    *slot = now_value();  // siblings must not pass it
     detail::g_ahead = 0;
     g_owner = nullptr;
     g_wake_slot = nullptr;

@@ -25,9 +25,13 @@ inline sc_dt::uint64 g_ahead = 0;  // of the running process, in time-resolution
 inline sc_dt::uint64 g_limit = 0;  // no run-ahead at or past this time; 0 = disabled
 }  // namespace detail
 
+// SystemC time, read inline (sc_time_stamp() is the same member behind a library call).
+inline sc_dt::uint64 kernel_now_value() {
+    return sc_core::sc_get_curr_simcontext()->time_stamp().value();
+}
 // The running process's time: SystemC time plus its run-ahead.
 inline sc_dt::uint64 now_value() {
-    return sc_core::sc_time_stamp().value() + detail::g_ahead;
+    return kernel_now_value() + detail::g_ahead;
 }
 inline sc_core::sc_time now() {
     return sc_core::sc_time::from_value(now_value());

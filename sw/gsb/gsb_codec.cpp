@@ -187,19 +187,18 @@ uint64_t gsb_mask_value(uint16_t id, uint64_t value) {
     return info ? (value & info->write_mask) : value;
 }
 
-bool read_used_gsb(memory_port& mem, uint64_t addr, uint64_t size, std::vector<uint8_t>& buf) {
+bool read_used_gsb(memory_port& mem, uint64_t addr, uint64_t size, std::vector<uint8_t>& buf,
+                   size_t& used) {
     size_t have = 0, want = static_cast<size_t>(std::min<uint64_t>(size, 512));
-    buf.clear();
     for (;;) {
-        buf.resize(want);
+        if (buf.size() < want) buf.resize(want);  // grows only: a reused buffer is not re-zeroed
         if (!mem.read(addr + have, buf.data() + have, want - have)) return false;
         have = want;
-        const size_t extent = gsb_extent(buf.data(), buf.size());
-        if (extent) {
-            buf.resize(extent);
+        const size_t extent = gsb_extent(buf.data(), have);
+        if (extent || have == size) {  // truncated: the decoder reports where
+            used = extent ? extent : have;
             return true;
         }
-        if (have == size) return true;  // truncated: the decoder reports where
         want = static_cast<size_t>(std::min<uint64_t>(size, uint64_t{have} * 4));
     }
 }

@@ -110,11 +110,13 @@ gsb_status gsb_decode(const uint8_t* buf, size_t size, const gsb_request& req,
 // receiver read just the used part of a large buffer: decoding the first gsb_extent() bytes
 // gives the same result as decoding the whole buffer.
 size_t gsb_extent(const uint8_t* buf, size_t size);
-// Reads the used part of the GSB at [addr, addr+size) of `mem` into `buf`: a small first read,
-// grown until gsb_extent() is known or the whole buffer is read. Decoding `buf` then equals
-// decoding the whole buffer (§5.1: Linux passes its whole allocation, usually mostly unused).
+// Reads the used part of the GSB at [addr, addr+size) of `mem` into the first `used` bytes of
+// `buf` (a reused scratch buffer: it may be longer): a small first read, grown until
+// gsb_extent() is known or the whole buffer is read. Decoding those bytes then equals decoding
+// the whole buffer (§5.1: Linux passes its whole allocation, usually mostly unused).
 // False on an address error.
-bool read_used_gsb(memory_port& mem, uint64_t addr, uint64_t size, std::vector<uint8_t>& buf);
+bool read_used_gsb(memory_port& mem, uint64_t addr, uint64_t size, std::vector<uint8_t>& buf,
+                   size_t& used);
 
 // Applies the ID's write mask to a scalar value being SET (LPCR, MSR, HDEXCR, TB_OFFSET).
 uint64_t gsb_mask_value(uint16_t id, uint64_t value);

@@ -28,6 +28,15 @@ public:
         m_written[i] = 1;
         return m_vals[i];
     }
+    // Stores a big-endian scalar in place (the run and exit paths write 16 per exit).
+    void set_scalar(uint16_t id, uint16_t size, uint64_t x) {
+        gsb_value& v = (*this)[id];
+        v.len = size;
+        if (size == 4)
+            store_be32(v.bytes.data(), static_cast<uint32_t>(x));
+        else
+            store_be64(v.bytes.data(), x);
+    }
     template <typename F>
     void for_each(F&& f) const {  // ascending ID order
         for (size_t i = 0; i < m_vals.size(); ++i)
@@ -100,19 +109,22 @@ bool ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen) {
     return a < b + blen && b < a + alen;
 }
 
-// The largest run-output buffer any policy can produce (header + elements).
+// The largest run-output buffer any policy can produce (header + elements), computed once.
 uint64_t largest_run_output() {
-    static const uint64_t vectors[] = {EXIT_HCALL, EXIT_HDSI, EXIT_HISI, EXIT_HEA, EXIT_HFAC};
-    uint64_t best = 0;
-    for (auto p : {run_output_policy::qemu, run_output_policy::powervm,
-                   run_output_policy::powervm_dec_expiry})
-        for (uint64_t v : vectors) {
-            uint64_t n = GSB_HEADER_SIZE;
-            for (uint16_t id : run_output_ids(v, p))
-                n += GSB_ELEMENT_HEADER_SIZE + gsb_find_id(id)->size;
-            best = std::max(best, n);
-        }
-    return best;
+    static const uint64_t largest = [] {
+        static const uint64_t vectors[] = {EXIT_HCALL, EXIT_HDSI, EXIT_HISI, EXIT_HEA, EXIT_HFAC};
+        uint64_t best = 0;
+        for (auto p : {run_output_policy::qemu, run_output_policy::powervm,
+                       run_output_policy::powervm_dec_expiry})
+            for (uint64_t v : vectors) {
+                uint64_t n = GSB_HEADER_SIZE;
+                for (uint16_t id : run_output_ids(v, p))
+                    n += GSB_ELEMENT_HEADER_SIZE + gsb_find_id(id)->size;
+                best = std::max(best, n);
+            }
+        return best;
+    }();
+    return largest;
 }
 
 }  // namespace
@@ -403,12 +415,13 @@ hcall_result l0_guest_table::getset(bool set, uint64_t flags, uint64_t guest, ui
     // byte, then read only the used part.
     std::vector<uint8_t>& buf = m_buf;
     uint8_t probe;
+    size_t used = 0;
     if (addr + size < addr || !mem.read(addr + size - 1, &probe, 1) ||
-        !read_used_gsb(mem, addr, size, buf))
+        !read_used_gsb(mem, addr, size, buf, used))
         return rc(H_P4);
 
     std::vector<gsb_element>& elems = m_elems;
-    const gsb_status st = gsb_decode(buf.data(), buf.size(), req, elems);
+    const gsb_status st = gsb_decode(buf.data(), used, req, elems);
     if (!st.ok()) return rc(st.rc, st.index);
 
     hcall_result r;
@@ -468,11 +481,12 @@ hcall_result l0_guest_table::begin_run(uint64_t guest, uint64_t vcpu, uint64_t f
         return rc(H_PARTITION_PAGE_TABLE_NOT_DEFINED);
     // §6: the run-input buffer is applied as a thread-wide SET.
     std::vector<uint8_t>& buf = m_buf;
-    if (!read_used_gsb(mem, in_addr, in_size, buf)) return rc(H_INPUT_BUFFER_NOT_DEFINED);
+    size_t used = 0;
+    if (!read_used_gsb(mem, in_addr, in_size, buf, used)) return rc(H_INPUT_BUFFER_NOT_DEFINED);
     gsb_request req;
     req.op = gsb_op::set;
     std::vector<gsb_element>& elems = m_elems;
-    const gsb_status st = gsb_decode(buf.data(), buf.size(), req, elems);
+    const gsb_status st = gsb_decode(buf.data(), used, req, elems);
     if (!st.ok()) return rc(st.rc, st.index);
     hcall_result r = check_set(*g, v, buf, elems);
     if (!r.ok()) return r;
@@ -493,16 +507,22 @@ hcall_result l0_guest_table::end_run(uint64_t guest, uint64_t vcpu, uint64_t exi
     uint64_t out_addr, out_size;
     if (!run_output_buffer(guest, vcpu, out_addr, out_size))
         return rc(H_OUTPUT_BUFFER_NOT_DEFINED, exit_vector);
-    gsb_builder& out = m_out;
-    out.clear();
     std::vector<uint16_t>& ids = m_out_ids;
     run_output_ids(exit_vector, policy, ids);
+    // Written in place (§5.1 layout, as gsb_builder writes it): the buffer is built per exit.
+    std::vector<uint8_t>& out = m_out;
+    if (out.size() < largest_run_output()) out.resize(largest_run_output());
+    size_t at = GSB_HEADER_SIZE;
+    store_be32(out.data(), static_cast<uint32_t>(ids.size()));
     for (uint16_t id : ids) {
-        const gsb_value val = read_value(*g, v, id);
-        out.add(id, val.bytes.data(), val.len);
+        const gsb_value val = read_value(*g, v, id);  // a known ID: its size, zero if unset
+        store_be16(&out[at], id);
+        store_be16(&out[at + 2], val.len);
+        std::memcpy(&out[at + GSB_ELEMENT_HEADER_SIZE], val.bytes.data(), val.len);
+        at += GSB_ELEMENT_HEADER_SIZE + val.len;
     }
-    if (out.size() > out_size) return rc(H_OUTPUT_BUFFER_TOO_SMALL, exit_vector);
-    if (!mem.write(out_addr, out.bytes().data(), out.size())) return rc(H_P2, exit_vector);
+    if (at > out_size) return rc(H_OUTPUT_BUFFER_TOO_SMALL, exit_vector);
+    if (!mem.write(out_addr, out.data(), at)) return rc(H_P2, exit_vector);
     hcall_result r = rc(H_SUCCESS, exit_vector);  // R4 = exit reason (§2.6)
     r.elements_out = static_cast<unsigned>(ids.size());
     return r;
@@ -589,11 +609,10 @@ bool l0_guest_table::load_switch_regs(uint64_t guest, uint64_t vcpu, l2_switch_r
 bool l0_guest_table::store_exit_regs(uint64_t guest, uint64_t vcpu, const l2_switch_regs& in) {
     vcpu_state* v = find_vcpu(guest, vcpu);
     if (!v) return false;
-    for (unsigned n = 0; n < in.gpr.size(); ++n)
-        v->values[gsid::gpr(n)] = scalar_value(8, in.gpr[n]);
-    v->values[gsid::NIA] = scalar_value(8, in.nia);
-    v->values[gsid::MSR] = scalar_value(8, in.msr);
-    v->values[gsid::DEC_EXPIRY_TB] = scalar_value(8, in.dec_expiry_tb);
+    for (unsigned n = 0; n < in.gpr.size(); ++n) v->values.set_scalar(gsid::gpr(n), 8, in.gpr[n]);
+    v->values.set_scalar(gsid::NIA, 8, in.nia);
+    v->values.set_scalar(gsid::MSR, 8, in.msr);
+    v->values.set_scalar(gsid::DEC_EXPIRY_TB, 8, in.dec_expiry_tb);
     return true;
 }
 

@@ -103,10 +103,11 @@ void nestedv2_state_cache::after_run() {
     m_dirty_ids.clear();
     ++m_valid_now;
     // kvmhv_nestedv2_parse_output: every ID present is valid again.
-    if (!read_used_gsb(m_mem, m_out_addr, m_out_size, m_scratch)) return;
+    size_t used = 0;
+    if (!read_used_gsb(m_mem, m_out_addr, m_out_size, m_scratch, used)) return;
     const std::vector<uint8_t>& buf = m_scratch;
     std::vector<gsb_element>& elems = m_elems;
-    const gsb_status st = gsb_decode(buf.data(), buf.size(), gsb_request{gsb_op::get}, elems);
+    const gsb_status st = gsb_decode(buf.data(), used, gsb_request{gsb_op::get}, elems);
     if (!st.ok()) throw std::runtime_error("L1: bad run-output buffer: " + st.message);
     for (const gsb_element& e : elems) {
         if (e.len == 8)
