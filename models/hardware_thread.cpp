@@ -49,6 +49,7 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
     m_owed = 0;
     static const double resolution = sc_core::sc_get_time_resolution().to_seconds();  // fixed
     trace();
+    unsigned delta_waits = 0;
     while (remaining > 1e-6) {
         if (m_irq.pending_vector()) {
             r.interrupted = true;
@@ -65,6 +66,18 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
             m_cycles[current_accounting()] += done;
             remaining -= done;
             r.done += done;
+            continue;
+        }
+        // Only activity at the current time (delta notifications, e.g. a timer line change
+        // this thread made) stopped it: let that run, then try again. Exact: the slow path
+        // below would let it run too, before the deadline. Bounded, so that a process that
+        // notifies itself at one instant cannot hold the thread.
+        if (local_time::enabled() && !local_time::ahead() && delta_waits < 4 &&
+            sc_core::sc_pending_activity_at_current_time()) {
+            ++delta_waits;
+            m_wake_at = local_time::kernel_now_value();  // siblings must not pass this instant
+            sc_core::wait(sc_core::SC_ZERO_TIME);
+            m_wake_at = ~sc_dt::uint64{0};
             continue;
         }
         // Wait for the deadline, or a re-rate or an interrupt. A run-ahead offset is folded in:

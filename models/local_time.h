@@ -39,6 +39,9 @@ inline sc_core::sc_time now() {
 inline bool ahead() {
     return detail::g_ahead != 0;
 }
+inline bool enabled() {
+    return detail::g_limit != 0;
+}
 
 // Something whose pending timed activity can reach the threads of a core (a hardware thread:
 // its compute deadline or wait, and its timer unit's edges).
