@@ -353,15 +353,17 @@ int main(int argc, char** argv) {
     std::printf("  peak RSS %gs / %gs: %.3f (target <= 1.10: %s)\n", durations.back(),
                 durations.front(), rss_ratio, rss_ratio <= 1.1 ? "met" : "NOT met");
 
-    std::printf("\n%-22s %10s %10s %12s %14s %12s\n", "vCPUs", "CPU s", "wall s", "CPU / 2 vCPU",
-                "per vCPU", "exits");
+    std::printf("\n%-22s %10s %10s %12s %14s %12s %12s\n", "vCPUs", "CPU s", "wall s",
+                "CPU / 2 vCPU", "per vCPU", "exits", "ns/exit");
     for (size_t i = 0; i < by_vcpu.size(); ++i)
-        std::printf("%-22s %10.2f %10.2f %12.2f %14.2f %12.0f\n", by_vcpu[i].name.c_str(),
+        std::printf("%-22s %10.2f %10.2f %12.2f %14.2f %12.0f %12.0f\n", by_vcpu[i].name.c_str(),
                     by_vcpu[i].cpu_s, by_vcpu[i].wall_s, ratio(by_vcpu[i].cpu_s, by_vcpu[0].cpu_s),
-                    ratio(by_vcpu[i].cpu_s, by_vcpu[0].cpu_s) * 2.0 / (2 << i), by_vcpu[i].exits);
+                    ratio(by_vcpu[i].cpu_s, by_vcpu[0].cpu_s) * 2.0 / (2 << i), by_vcpu[i].exits,
+                    ratio((by_vcpu[i].cpu_s - startup.cpu_s) * 1e9, by_vcpu[i].exits));
     std::printf(
         "  (per vCPU: CPU time relative to 2 vCPUs, divided by the vCPU ratio; 1.00 is "
-        "linear in vCPUs)\n");
+        "linear in vCPUs.\n   ns/exit: CPU time after start-up per nested exit; the exits do "
+        "not grow in proportion to the vCPUs)\n");
 
     std::printf("\n%-22s %10s %10s %12s\n", "timer impl", "CPU s", "wall s", "vs tlm");
     for (const sample& s : by_impl)
