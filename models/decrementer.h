@@ -44,7 +44,7 @@ public:
     // Host tick of the next level change, or time_base::never.
     uint64_t next_edge_tick() const;
     // Notified (delta) when the level changes (by a write, an LD change or an edge).
-    const sc_core::sc_event& changed_event() const { return m_changed; }
+    const sc_core::sc_event& changed_event() const { return m_line.changed_event(); }
     // Time (sc_time value) of the pending edge notification, ~0 if none.
     sc_dt::uint64 armed_at() const { return m_edges.armed_at(); }
 
@@ -60,8 +60,7 @@ private:
     bool m_ld = false;
     uint64_t m_next;         // host tick at which the value is 0 (mod 2^width)
     edge_scheduler m_edges;  // the next level change, one pending notification at most
-    sc_core::sc_event m_changed;
-    bool m_line = false;  // the level last reported through m_changed
+    line_reporter m_line;    // the level, reported on change
 };
 
 // Width helpers shared by DEC and HDEC.

@@ -31,6 +31,13 @@ void edge_scheduler::aim(uint64_t target) {
     m_event.notify(at - sc_core::sc_time_stamp());  // replaces a later pending notification
 }
 
+void line_reporter::report(bool line) {
+    if (line == m_line) return;
+    m_line = line;
+    local_time::sync();
+    m_changed.notify(sc_core::SC_ZERO_TIME);
+}
+
 bool edge_scheduler::fired() {
     m_armed = time_base::never;
     m_armed_at = ~sc_dt::uint64{0};

@@ -38,4 +38,18 @@ private:
     sc_core::sc_event m_event;
 };
 
+// The interrupt line a counter drives. Reported to the timer unit only when its level changes
+// (a rewrite that leaves it as it was is invisible to interrupt delivery), by a delta
+// notification at the writer's time (models/local_time.h).
+class line_reporter {
+public:
+    const sc_core::sc_event& changed_event() const { return m_changed; }
+    // Call after elaboration only (start_of_simulation() and later).
+    void report(bool line);
+
+private:
+    sc_core::sc_event m_changed;
+    bool m_line = false;  // the level last reported
+};
+
 }  // namespace nestvp

@@ -3,8 +3,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/local_time.h"
-
 namespace nestvp {
 
 hypervisor_decrementer::hypervisor_decrementer(const sc_core::sc_module_name& name, time_base& tb,
@@ -97,14 +95,7 @@ void hypervisor_decrementer::reschedule() {
 }
 
 void hypervisor_decrementer::notify_changed() {
-    if (systemc_elaborating()) return;
-    // Only a change of the line reaches the timer unit (a rewrite that leaves it as it was is
-    // invisible to interrupt delivery).
-    const bool line = m_pending;
-    if (line == m_line) return;
-    m_line = line;
-    local_time::sync();  // the timer unit sees the change at the writer's time
-    m_changed.notify(sc_core::SC_ZERO_TIME);
+    if (!systemc_elaborating()) m_line.report(m_pending);
 }
 
 }  // namespace nestvp

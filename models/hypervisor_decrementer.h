@@ -47,7 +47,7 @@ public:
     void ack();
     // Host tick of the next 0 -> -1 crossing, or time_base::never.
     uint64_t next_edge_tick() const;
-    const sc_core::sc_event& changed_event() const { return m_changed; }
+    const sc_core::sc_event& changed_event() const { return m_line.changed_event(); }
 
 private:
     void start_of_simulation() override;
@@ -64,8 +64,7 @@ private:
     uint64_t m_next;         // host tick at which the value is 0 (mod 2^W)
     uint64_t m_synced;       // host tick up to which crossings have been accounted for
     edge_scheduler m_edges;  // the next level change, one pending notification at most
-    sc_core::sc_event m_changed;
-    bool m_line = false;  // the level last reported through m_changed
+    line_reporter m_line;    // the level, reported on change
 };
 
 }  // namespace nestvp
