@@ -34,7 +34,7 @@ void core::set_active(unsigned thread_index, bool active) {
     m_active[thread_index] = active;
     m_active_count += active ? 1 : -1;
     ++m_rerate_count;
-    m_rerate.notify();
+    for (sc_core::sc_event* e : m_rerate_listeners) e->notify();
 }
 
 bool core::is_active(unsigned thread_index) const {

@@ -31,8 +31,9 @@ public:
         const unsigned k = m_active_count == 0 ? 1 : m_active_count;
         return static_cast<double>(m_clock_hz) * m_smt_speed[k - 1];
     }
-    // Notified (immediately) whenever the active-thread count changes.
-    const sc_core::sc_event& rerate_event() const { return m_rerate; }
+    // Notified (immediately) whenever the active-thread count changes: each thread registers
+    // its own wake-up event, on which its compute() waits.
+    void add_rerate_listener(sc_core::sc_event& e) { m_rerate_listeners.push_back(&e); }
     // Incremented with every change of the active-thread count.
     uint64_t rerate_count() const { return m_rerate_count; }
     // Integral over time of the active-thread count, in thread-seconds (for statistics).
@@ -49,7 +50,7 @@ private:
     std::vector<double> m_smt_speed;
     std::vector<bool> m_active;
     unsigned m_active_count = 0;
-    sc_core::sc_event m_rerate;
+    std::vector<sc_core::sc_event*> m_rerate_listeners;
     uint64_t m_rerate_count = 0;
     double m_busy_acc = 0;
     sc_core::sc_time m_busy_since;

@@ -23,8 +23,9 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_timers(make_timer_unit("timers", owner.tb(), timer_opts)),
       m_irq("irq", *m_timers),
       m_tbr(owner.tb()),
-      m_timeout("timeout") {
-    m_wake = m_timeout | m_irq.deliverable_event() | m_core.rerate_event();
+      m_wake("wake") {
+    m_irq.set_waker(m_wake);
+    m_core.add_rerate_listener(m_wake);
     m_core.add_wake_source(*this);
 }
 
@@ -86,8 +87,8 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
         const sc_core::sc_time deadline = start + sc_core::sc_time::from_value(units);
         m_seg_active = true, m_seg_acct = current_accounting(), m_seg_rate = rate,
         m_seg_start = start;
-        m_timeout.cancel();
-        m_timeout.notify(deadline - sc_core::sc_time_stamp());
+        m_wake.cancel();
+        m_wake.notify(deadline - sc_core::sc_time_stamp());
         m_wake_at = deadline.value();
         for (;;) {
             sc_core::wait(m_wake);
@@ -96,6 +97,9 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
             if (sc_core::sc_time_stamp() >= deadline || m_core.rerate_count() != rerates ||
                 m_irq.pending_vector())
                 break;
+            // Woken for nothing: the same deadline (a pending notification for it stays, one
+            // replaced by the wake-up is made again).
+            m_wake.notify(deadline - sc_core::sc_time_stamp());
         }
         m_wake_at = ~sc_dt::uint64{0};
         m_seg_active = false;
@@ -105,7 +109,7 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
         remaining -= done;
         r.done += done;
     }
-    m_timeout.cancel();
+    m_wake.cancel();
     trace();
     return r;
 }

@@ -177,8 +177,7 @@ private:
 
     // compute()'s own timeout: a wake-up by a change that makes nothing deliverable keeps
     // waiting for the same deadline instead of scheduling a new one.
-    sc_core::sc_event m_timeout;
-    sc_core::sc_event_or_list m_wake;
+    sc_core::sc_event m_wake;
 
     tlm::tlm_generic_payload m_hcall_gp;  // the hcall transaction, reused (hcall())
     bool m_hcall_in_flight = false;

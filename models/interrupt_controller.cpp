@@ -84,12 +84,14 @@ void interrupt_controller::on_timer_change() {
     if (!pending_vector()) return;
     local_time::sync();  // waiters see it at the notifier's time (models/local_time.h)
     m_deliverable.notify();
+    if (m_waker) m_waker->notify();
 }
 
 void interrupt_controller::reevaluate() {
     if (systemc_elaborating() || !pending_vector()) return;
     local_time::sync();
     m_deliverable.notify(sc_core::SC_ZERO_TIME);
+    if (m_waker) m_waker->notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace nestvp

@@ -95,6 +95,9 @@ public:
     timer_unit_if& timers() { return m_timers; }
     // Notified after a change (MSR, LPCR, a timer line) that leaves an interrupt deliverable.
     const sc_core::sc_event& deliverable_event() const { return m_deliverable; }
+    // The owning thread's own wake-up event, notified with deliverable_event(): compute() waits
+    // on that one event alone (cheaper in the kernel than a list of three).
+    void set_waker(sc_core::sc_event& e) { m_waker = &e; }
 
 private:
     void on_timer_change();  // SC_METHOD on the timer unit's pending_changed_event()
@@ -106,6 +109,7 @@ private:
     uint64_t m_lpcr;
     uint64_t m_srr0 = 0, m_srr1 = 0, m_hsrr0 = 0, m_hsrr1 = 0;
     sc_core::sc_event m_deliverable;
+    sc_core::sc_event* m_waker = nullptr;
 };
 
 // Inline: compute() asks before and after every segment.
