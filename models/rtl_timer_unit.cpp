@@ -8,16 +8,13 @@
 
 #include "models/rtl_timer_unit.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "models/edge_scheduler.h"
 #include "models/local_time.h"
+#include "models/vcd_writer.h"
 
 namespace nestvp {
 
@@ -30,159 +27,6 @@ uint64_t absolute(uint64_t now, uint64_t delta) {
 
 // The wrapper advances at most 2^56 ticks per clock (the RTL accepts any 64-bit adv).
 constexpr uint64_t max_advance = 1ull << 56;
-
-// A minimal VCD writer whose time unit is one TB tick. "Pulse" signals (per-clock strobes and
-// the advance count) are shown for one tick and then return to 0.
-class vcd_writer {
-public:
-    vcd_writer(const std::string& path, uint64_t tb_freq_hz) : m_path(path), m_freq(tb_freq_hz) {
-        // Two units writing one file would interleave garbage: one file per unit.
-        if (!open_paths().insert(path).second)
-            throw std::invalid_argument("rtl_timer_unit: VCD file '" + path +
-                                        "' is already written by another unit; give each "
-                                        "unit its own trace file");
-        m_file = std::fopen(path.c_str(), "w");
-        if (!m_file) {
-            open_paths().erase(path);
-            throw std::runtime_error("rtl_timer_unit: cannot open VCD file '" + path +
-                                     "': " + std::strerror(errno));
-        }
-    }
-    ~vcd_writer() {
-        if (m_file) std::fclose(m_file);
-        open_paths().erase(m_path);
-    }
-    vcd_writer(const vcd_writer&) = delete;
-    vcd_writer& operator=(const vcd_writer&) = delete;
-
-    int add(const std::string& scope, const std::string& name, unsigned width, bool pulse) {
-        if (m_started)
-            throw std::logic_error("rtl_timer_unit: VCD signal '" + scope + "." + name +
-                                   "' added after tracing started");
-        m_sigs.push_back({scope, name, width, pulse, make_id(m_sigs.size()), 0, pulse});
-        return static_cast<int>(m_sigs.size()) - 1;
-    }
-    bool started() const { return m_started; }
-
-    // Moves the writer to TB tick `tick` (monotonic), then records a value.
-    void at(uint64_t tick) {
-        if (!m_started) {
-            start(tick);
-            return;
-        }
-        if (tick <= m_time) return;
-        if (m_pulse_high) {
-            // Strobes of the previous tick end one tick later.
-            std::fprintf(m_file, "#%llu\n", static_cast<unsigned long long>(m_time + 1));
-            for (auto& s : m_sigs)
-                if (s.pulse && s.last != 0) emit(s, 0);
-            m_pulse_high = false;
-            if (tick == m_time + 1) {
-                m_time = tick;
-                return;
-            }
-        }
-        m_time = tick;
-        std::fprintf(m_file, "#%llu\n", static_cast<unsigned long long>(tick));
-    }
-    void set(int id, uint64_t value) {
-        auto& s = m_sigs[static_cast<size_t>(id)];
-        if (s.pulse && value == 0) return;  // lowered at the next tick
-        if (s.known && value == s.last) return;
-        emit(s, value);
-        if (s.pulse) m_pulse_high = true;
-    }
-    void flush() {
-        if (m_file) std::fflush(m_file);
-    }
-
-private:
-    struct signal {
-        std::string scope, name;
-        unsigned width;
-        bool pulse;
-        std::string id;
-        uint64_t last;
-        bool known;  // false until the first value (dumped as x)
-    };
-
-    static std::set<std::string>& open_paths() {
-        static std::set<std::string> paths;
-        return paths;
-    }
-
-    static std::string make_id(size_t n) {
-        // Printable ASCII from '%': no '#' or '$', which start timestamps and keywords.
-        std::string id;
-        do {
-            id += static_cast<char>('%' + n % 90);
-            n /= 90;
-        } while (n);
-        return id;
-    }
-
-    void start(uint64_t tick) {
-        m_started = true;
-        std::fprintf(m_file,
-                     "$version nestvp rtl_timer_unit (rtl/decrementer_unit.v) $end\n"
-                     "$comment One time unit is one TB tick (f_TB = %llu Hz): timestamps are TB "
-                     "ticks, not nanoseconds. $end\n"
-                     "$timescale 1 ns $end\n",
-                     static_cast<unsigned long long>(m_freq));
-        std::string scope;
-        for (const auto& s : m_sigs) {
-            if (s.scope != scope) {
-                if (!scope.empty()) std::fprintf(m_file, "$upscope $end\n");
-                scope = s.scope;
-                std::fprintf(m_file, "$scope module %s $end\n", scope.c_str());
-            }
-            if (s.width == 1)
-                std::fprintf(m_file, "$var wire 1 %s %s $end\n", s.id.c_str(), s.name.c_str());
-            else
-                std::fprintf(m_file, "$var wire %u %s %s [%u:0] $end\n", s.width, s.id.c_str(),
-                             s.name.c_str(), s.width - 1);
-        }
-        if (!scope.empty()) std::fprintf(m_file, "$upscope $end\n");
-        std::fprintf(m_file, "$enddefinitions $end\n#%llu\n$dumpvars\n",
-                     static_cast<unsigned long long>(tick));
-        for (auto& s : m_sigs) {
-            if (s.known)
-                emit(s, 0);
-            else if (s.width == 1)
-                std::fprintf(m_file, "x%s\n", s.id.c_str());
-            else
-                std::fprintf(m_file, "bx %s\n", s.id.c_str());
-        }
-        std::fprintf(m_file, "$end\n");
-        m_time = tick;
-    }
-
-    void emit(signal& s, uint64_t value) {
-        s.last = value;
-        s.known = true;
-        if (s.width == 1) {
-            std::fprintf(m_file, "%c%s\n", value ? '1' : '0', s.id.c_str());
-            return;
-        }
-        char buf[72];
-        int n = 0;
-        for (int b = static_cast<int>(s.width) - 1; b >= 0; --b) {
-            const char c = ((value >> b) & 1) ? '1' : '0';
-            if (n == 0 && c == '0' && b > 0) continue;  // drop leading zeros
-            buf[n++] = c;
-        }
-        buf[n] = '\0';
-        std::fprintf(m_file, "b%s %s\n", buf, s.id.c_str());
-    }
-
-    std::string m_path;
-    uint64_t m_freq;
-    std::FILE* m_file = nullptr;
-    std::vector<signal> m_sigs;
-    bool m_started = false;
-    bool m_pulse_high = false;
-    uint64_t m_time = 0;
-};
 
 }  // namespace
 
@@ -223,7 +67,18 @@ struct rtl_timer_unit::impl {
 
     void open_trace(const std::string& path, const std::string& scope, uint64_t freq,
                     unsigned bits) {
-        vcd = std::make_unique<vcd_writer>(path, freq);
+        // One time unit is one TB tick: the RTL has no finer time.
+        try {
+            vcd = std::make_unique<vcd_writer>(
+                path, "nestvp rtl_timer_unit (rtl/decrementer_unit.v)",
+                "One time unit is one TB tick (f_TB = " + std::to_string(freq) +
+                    " Hz): timestamps are TB ticks, not nanoseconds.",
+                "1 ns");
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(std::string("rtl_timer_unit: ") + e.what());
+        } catch (const std::runtime_error& e) {
+            throw std::runtime_error(std::string("rtl_timer_unit: ") + e.what());
+        }
         const struct {
             const char* name;
             unsigned width;

@@ -35,8 +35,8 @@ TEST(platform_trace, vcd_has_every_signal_per_thread) {
     EXPECT_NE(vcd.find("$timescale 1 ps $end"), std::string::npos);
     for (const char* thread : {"thread0", "thread1", "thread2"})
         EXPECT_NE(vcd.find(std::string("$scope module ") + thread), std::string::npos) << thread;
-    for (const char* sig : {" dec $end", " hdec $end", " dec_irq $end", " hdec_irq $end",
-                            " level $end", " ceded $end"})
+    for (const char* sig : {" dec [63:0] $end", " hdec [63:0] $end", " dec_irq $end",
+                            " hdec_irq $end", " level [1:0] $end", " ceded $end"})
         EXPECT_NE(vcd.find(sig), std::string::npos) << sig;
     // Level changes to L2 (b10) happen: entries are traced.
     EXPECT_NE(vcd.find("b10 "), std::string::npos);
