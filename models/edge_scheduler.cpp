@@ -39,8 +39,7 @@ void line_reporter::report(bool line) {
 }
 
 bool edge_scheduler::fired() {
-    m_armed = time_base::never;
-    m_armed_at = ~sc_dt::uint64{0};
+    disarm();
     return m_target != time_base::never && m_tb.ticks() >= m_target;
 }
 

@@ -27,6 +27,16 @@ public:
     // First thing in the owner's edge method: true if the target tick has been reached (a real
     // edge), false for an early wake-up left by a rewrite to a later target.
     bool fired();
+    // The pending notification fired (an owner that only needs the re-aim, not fired()'s test).
+    void disarm() {
+        m_armed = time_base::never;
+        m_armed_at = ~sc_dt::uint64{0};
+    }
+    // Drops the pending notification.
+    void cancel() {
+        m_event.cancel();
+        disarm();
+    }
     // The time (sc_time value) of the pending notification, ~0 if none.
     sc_dt::uint64 armed_at() const { return m_armed_at; }
 

@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "models/edge_scheduler.h"
 #include "models/local_time.h"
 #include "models/vcd_writer.h"
 
@@ -139,7 +138,7 @@ struct rtl_timer_unit::impl {
 
 rtl_timer_unit::rtl_timer_unit(const sc_core::sc_module_name& name, time_base& tb,
                                unsigned dec_bits, const std::string& trace_path)
-    : sc_core::sc_module(name), m_tb(tb) {
+    : sc_core::sc_module(name), m_tb(tb), m_edges(tb) {
     // §2.1 / models/decrementer.cpp: ibm,dec-bits is accepted in 32..64.
     if (dec_bits < 32 || dec_bits > 64)
         throw std::invalid_argument(std::string(this->name()) + ": dec_bits must be 32..64, got " +
@@ -159,7 +158,7 @@ rtl_timer_unit::rtl_timer_unit(const sc_core::sc_module_name& name, time_base& t
     m_last_tick = m_tb.ticks();
 
     SC_METHOD(on_edge);
-    sensitive << m_edge_ev;
+    sensitive << m_edges.event();
     dont_initialize();
 }
 
@@ -187,18 +186,8 @@ void rtl_timer_unit::clock() {
     t.pm_enter = 0;
 }
 
-uint64_t rtl_timer_unit::now_tick() {
-    // ticks() divides in 128 bits; most accesses repeat at one simulated time.
-    const sc_dt::uint64 t = local_time::now_value();  // the accessing thread's time
-    if (t != m_now_time) {
-        m_now_time = t;
-        m_now_tick = m_tb.ticks_at(sc_core::sc_time::from_value(t));
-    }
-    return m_now_tick;
-}
-
 void rtl_timer_unit::sync() {
-    const uint64_t now = now_tick();
+    const uint64_t now = m_tb.ticks();
     if (now <= m_last_tick) return;
     uint64_t n = now - m_last_tick;
     while (n) {
@@ -223,29 +212,19 @@ void rtl_timer_unit::settle() {
     }
     if (!m_self_timed || systemc_elaborating())
         return;  // start_of_simulation() arms the first edge
-    const uint64_t at = absolute(m_last_tick, t.next_edge_ticks);
-    // Re-arm only when the edge moved earlier: a timed notification replaces a later pending
-    // one, while cancelling leaves a dead entry in the kernel's queue. An edge that moved later
-    // leaves the old notification armed; it wakes on_edge(), which finds nothing to do and
-    // arms the real edge (at most one spurious wake-up per armed notification).
-    if (at >= m_armed_tick) return;
-    const sc_core::sc_time when = m_tb.time_of(at);
-    if (when == sc_core::sc_max_time()) return;  // beyond sc_time: never within this run
-    m_armed_tick = at;
-    m_armed_at = when.value();
-    if (local_time::ahead() && when.value() <= local_time::now_value()) local_time::sync();
-    m_edge_ev.notify(when - sc_core::sc_time_stamp());
+    // One pending notification at most, re-armed only when the edge moves earlier (the
+    // edge_scheduler the native models use); on_edge() re-aims after an early wake-up.
+    m_edges.aim(absolute(m_last_tick, t.next_edge_ticks));
 }
 
 void rtl_timer_unit::start_of_simulation() {
     if (m_impl->vcd && !m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
-    m_armed_tick = time_base::never, m_armed_at = ~sc_dt::uint64{0};  // nothing armed yet
     sync();
     settle();
 }
 
 void rtl_timer_unit::on_edge() {
-    m_armed_tick = time_base::never, m_armed_at = ~sc_dt::uint64{0};  // the notification has fired
+    m_edges.disarm();  // the notification has fired
     sync();
     settle();
 }
@@ -253,7 +232,7 @@ void rtl_timer_unit::on_edge() {
 void rtl_timer_unit::write_dec(uint64_t value) {
     // A DEC write needs no separate catch-up clock: the write replaces the DEC's last tick and
     // the HDEC sees all of them (the RTL's "write wins over a simultaneous tick", §7.2).
-    const uint64_t now = now_tick();
+    const uint64_t now = m_tb.ticks();
     auto& t = m_impl->top;
     uint64_t n = now > m_last_tick ? now - m_last_tick : 0;
     while (n > max_advance) {  // only beyond 2^56 ticks: catch up in whole chunks first
@@ -340,8 +319,7 @@ uint64_t rtl_timer_unit::next_hdec_edge_tick() {
 void rtl_timer_unit::set_self_timed(bool on) {
     m_self_timed = on;
     if (!on) {
-        m_edge_ev.cancel();
-        m_armed_tick = time_base::never, m_armed_at = ~sc_dt::uint64{0};
+        m_edges.cancel();
     } else {
         settle();
     }

@@ -13,6 +13,7 @@
 
 #include <systemc>
 
+#include "models/edge_scheduler.h"
 #include "models/time_base.h"
 #include "models/timer_unit_if.h"
 
@@ -37,7 +38,7 @@ public:
     bool hdec_pending() override;
     void ack_hdec() override;
     const sc_core::sc_event& pending_changed_event() const override { return m_changed; }
-    sc_dt::uint64 next_wake() const override { return m_armed_at; }
+    sc_dt::uint64 next_wake() const override { return m_edges.armed_at(); }
 
     // Bench figures: clock cycles of the RTL model (one per evaluation) and the TB ticks they
     // jumped across through `adv`.
@@ -72,19 +73,15 @@ private:
     struct impl;
 
     void start_of_simulation() override;
-    void on_edge();       // SC_METHOD on m_edge_ev
-    void sync();          // advance the RTL to the current host tick (one evaluation if needed)
-    void settle();        // after an operation: notify a pending change, re-arm the edge event
-    void clock();         // one RTL clock cycle with the inputs as set
-    uint64_t now_tick();  // m_tb.ticks(), cached per simulated time
+    void on_edge();  // SC_METHOD on m_edges.event()
+    void sync();     // advance the RTL to the current host tick (one evaluation if needed)
+    void settle();   // after an operation: notify a pending change, re-arm the edge event
+    void clock();    // one RTL clock cycle with the inputs as set
 
     time_base& m_tb;
     std::unique_ptr<impl> m_impl;
     uint64_t m_last_tick = 0;
-    uint64_t m_armed_tick = time_base::never;      // tick of the pending edge notification
-    sc_dt::uint64 m_armed_at = ~sc_dt::uint64{0};  // and its time
-    uint64_t m_now_time = ~0ull;                   // sc_time value m_now_tick belongs to
-    uint64_t m_now_tick = 0;
+    edge_scheduler m_edges;  // the next edge the RTL reports, one pending notification
     bool m_self_timed = true;
     bool m_dec_irq = false;
     bool m_hdec_irq = false;
@@ -92,7 +89,6 @@ private:
     uint64_t m_ticks_skipped = 0;
     static uint64_t s_total_evaluations;  // SystemC runs on one OS thread
     static uint64_t s_total_ticks_skipped;
-    sc_core::sc_event m_edge_ev;
     sc_core::sc_event m_changed;
 };
 
