@@ -34,16 +34,20 @@ void core::set_active(unsigned thread_index, bool active) {
     m_active[thread_index] = active;
     m_active_count += active ? 1 : -1;
     ++m_rerate_count;
-    for (sc_core::sc_event* e : m_rerate_listeners) e->notify();
+    for (const member& t : m_threads) t.wake->notify();
 }
 
 bool core::is_active(unsigned thread_index) const {
     return m_active.at(thread_index);
 }
 
+void core::attach(const local_time::wake_source& thread, sc_core::sc_event& wake) {
+    m_threads.push_back({&thread, &wake});
+}
+
 sc_dt::uint64 core::next_wake() const {
     sc_dt::uint64 t = ~sc_dt::uint64{0};
-    for (const local_time::wake_source* s : m_wake_sources) t = std::min(t, s->next_wake());
+    for (const member& m : m_threads) t = std::min(t, m.activity->next_wake());
     return t;
 }
 

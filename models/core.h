@@ -12,7 +12,7 @@
 
 namespace nestvp {
 
-class core : public sc_core::sc_module {
+class core : public sc_core::sc_module, public local_time::wake_source {
 public:
     // smt_speed[k-1]: speed of one thread (fraction of the core clock) with k active threads.
     core(const sc_core::sc_module_name& name, uint64_t clock_hz, std::vector<double> smt_speed,
@@ -31,18 +31,18 @@ public:
         const unsigned k = m_active_count == 0 ? 1 : m_active_count;
         return static_cast<double>(m_clock_hz) * m_smt_speed[k - 1];
     }
-    // Notified (immediately) whenever the active-thread count changes: each thread registers
-    // its own wake-up event, on which its compute() waits.
-    void add_rerate_listener(sc_core::sc_event& e) { m_rerate_listeners.push_back(&e); }
     // Incremented with every change of the active-thread count.
     uint64_t rerate_count() const { return m_rerate_count; }
     // Integral over time of the active-thread count, in thread-seconds (for statistics).
     double busy_thread_seconds() const;
 
-    // The core's threads register here; next_wake() is the earliest timed activity among them,
-    // the bound of their run-ahead in local_time's per-core mode.
-    void add_wake_source(const local_time::wake_source& s) { m_wake_sources.push_back(&s); }
-    sc_dt::uint64 next_wake() const;
+    // Each thread of the core registers here: its own timed activity (`thread`) and the
+    // wake-up event its compute() waits on, notified (immediately) whenever the active-thread
+    // count changes.
+    void attach(const local_time::wake_source& thread, sc_core::sc_event& wake);
+    // The earliest timed activity among the core's threads: the bound of their run-ahead in
+    // local_time's per-core mode.
+    sc_dt::uint64 next_wake() const override;
 
 private:
     time_base m_tb;
@@ -50,11 +50,14 @@ private:
     std::vector<double> m_smt_speed;
     std::vector<bool> m_active;
     unsigned m_active_count = 0;
-    std::vector<sc_core::sc_event*> m_rerate_listeners;
     uint64_t m_rerate_count = 0;
     double m_busy_acc = 0;
     sc_core::sc_time m_busy_since;
-    std::vector<const local_time::wake_source*> m_wake_sources;
+    struct member {
+        const local_time::wake_source* activity;
+        sc_core::sc_event* wake;
+    };
+    std::vector<member> m_threads;
 };
 
 }  // namespace nestvp

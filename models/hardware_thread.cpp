@@ -25,8 +25,7 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_tbr(owner.tb()),
       m_wake("wake") {
     m_irq.set_waker(m_wake);
-    m_core.add_rerate_listener(m_wake);
-    m_core.add_wake_source(*this);
+    m_core.attach(*this, m_wake);
 }
 
 void hardware_thread::set_handler(context_level lvl, interrupt_handler handler) {
@@ -59,7 +58,7 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
         const double rate = m_core.thread_rate();
         const uint64_t rerates = m_core.rerate_count();
         const auto units = static_cast<sc_dt::uint64>(std::ceil(remaining / rate / resolution));
-        if (local_time::try_advance(units, m_core.next_wake(), m_wake_at)) {
+        if (local_time::try_advance(units, m_core, m_wake_at)) {
             // Exact: no activity is pending before the segment ends (models/local_time.h), so
             // it ends at its deadline, as the wait below would, and counts the same cycles.
             const double done =

@@ -25,20 +25,21 @@ void disable() {
     detail::g_limit = 0;
 }
 
-bool try_advance(sc_dt::uint64 dt, sc_dt::uint64 core_bound, sc_dt::uint64& wake_slot) {
+bool try_advance(sc_dt::uint64 dt, const wake_source& core, sc_dt::uint64& wake_slot) {
     if (detail::g_limit == 0) return false;
     if (detail::g_ahead != 0 && g_owner != current_process())
         throw std::logic_error("local_time: a process yielded while ahead of SystemC time");
     // Anything pending at the current time (delta notifications, runnable processes, channel
     // updates) runs first.
     const sc_dt::uint64 k = kernel_now_value();
-    sc_dt::uint64 bound = core_bound;
+    sc_dt::uint64 bound;
     if (g_mode == bound_mode::global) {
         const sc_dt::uint64 next = sc_core::sc_time_to_pending_activity().value();
         if (next == 0) return false;
         bound = k + next;
-    } else if (sc_core::sc_pending_activity_at_current_time()) {
-        return false;
+    } else {
+        if (sc_core::sc_pending_activity_at_current_time()) return false;
+        bound = core.next_wake();
     }
     const sc_dt::uint64 end = k + detail::g_ahead + dt;
     if (bound > detail::g_limit) bound = detail::g_limit;

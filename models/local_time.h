@@ -62,10 +62,11 @@ void enable(const sc_core::sc_time& limit, bound_mode mode);
 void disable();
 
 // Advances local time by `dt` if nothing pending can act before the new local time (see the
-// modes above; `core_bound` is the core's next timed activity) and it stays before the limit:
-// the caller then counts `dt` as elapsed without a wait. While ahead, the caller's `wake_slot`
-// (its part of core_bound for its siblings) holds the time its sync() wait ends. False otherwise.
-bool try_advance(sc_dt::uint64 dt, sc_dt::uint64 core_bound, sc_dt::uint64& wake_slot);
+// modes above; `core` gives the core's next timed activity, asked only in per-core mode) and it
+// stays before the limit: the caller then counts `dt` as elapsed without a wait. While ahead,
+// the caller's `wake_slot` (its part of the core's bound for its siblings) holds the time its
+// sync() wait ends. False otherwise.
+bool try_advance(sc_dt::uint64 dt, const wake_source& core, sc_dt::uint64& wake_slot);
 
 // Waits out the run-ahead, so that SystemC time equals local time. A no-op when not ahead; only
 // a thread process can be ahead, so this never waits in a method.
