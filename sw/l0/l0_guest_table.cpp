@@ -14,6 +14,15 @@ using namespace papr;
 
 namespace {
 
+// A big-endian scalar of 4 or 8 bytes, as it travels in a GSB.
+void write_scalar(gsb_value& v, uint16_t size, uint64_t x) {
+    v.len = size;
+    if (size == 4)
+        store_be32(v.bytes.data(), static_cast<uint32_t>(x));
+    else
+        store_be64(v.bytes.data(), x);
+}
+
 // One slot per known ID (gsb_dense_index), with a written flag: O(1) on the run/exit path.
 class value_store {
 public:
@@ -28,15 +37,8 @@ public:
         m_written[i] = 1;
         return m_vals[i];
     }
-    // Stores a big-endian scalar in place (the run and exit paths write 16 per exit).
-    void set_scalar(uint16_t id, uint16_t size, uint64_t x) {
-        gsb_value& v = (*this)[id];
-        v.len = size;
-        if (size == 4)
-            store_be32(v.bytes.data(), static_cast<uint32_t>(x));
-        else
-            store_be64(v.bytes.data(), x);
-    }
+    // Stores a scalar in place (the run and exit paths write 16 per exit).
+    void set_scalar(uint16_t id, uint16_t size, uint64_t x) { write_scalar((*this)[id], size, x); }
     template <typename F>
     void for_each(F&& f) const {  // ascending ID order
         for (size_t i = 0; i < m_vals.size(); ++i)
@@ -91,11 +93,7 @@ gsb_value make_value(const uint8_t* p, uint16_t len) {
 
 gsb_value scalar_value(uint16_t size, uint64_t x) {
     gsb_value v;
-    v.len = size;
-    if (size == 4)
-        store_be32(v.bytes.data(), static_cast<uint32_t>(x));
-    else
-        store_be64(v.bytes.data(), x);
+    write_scalar(v, size, x);
     return v;
 }
 
