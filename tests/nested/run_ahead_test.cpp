@@ -39,6 +39,29 @@ observed compute_1ms(nestvp::hardware_thread& t) {
     return o;
 }
 
+// Runs what was spawned for 10 ms, with run-ahead up to `limit` in `mode` (none when limit is 0).
+void simulate(sc_time limit, local_time::bound_mode mode = local_time::bound_mode::per_core) {
+    if (limit != sc_core::SC_ZERO_TIME) local_time::enable(limit, mode);
+    sc_core::sc_start(sc_time(10, SC_MS));
+    local_time::disable();
+}
+
+// compute(1e6) on core a while the thread of core b waits 100 us.
+observed beside_another_core(local_time::bound_mode mode) {
+    nestvp::core a("a", clock_hz, {1.0}, tb_hz);
+    nestvp::core b("b", clock_hz, {1.0}, tb_hz);
+    nestvp::hardware_thread ta("ta", a, 0, {});
+    nestvp::hardware_thread tb("tb", b, 0, {});
+    observed o;
+    sc_core::sc_spawn([&] {
+        tb.set_active(true);
+        tb.wait_for(sc_time(100, SC_US));
+    });
+    sc_core::sc_spawn([&] { o = compute_1ms(ta); });
+    simulate(sc_time(10, SC_MS), mode);
+    return o;
+}
+
 }  // namespace
 
 TEST(run_ahead, lone_thread_computes_without_a_wait) {
@@ -51,9 +74,7 @@ TEST(run_ahead, lone_thread_computes_without_a_wait) {
         o = compute_1ms(t);
         after_sync = sc_core::sc_time_stamp();
     });
-    local_time::enable(sc_time(10, SC_MS), local_time::bound_mode::per_core);
-    sc_core::sc_start(sc_time(10, SC_MS));
-    local_time::disable();
+    simulate(sc_time(10, SC_MS));
     EXPECT_DOUBLE_EQ(o.done, 1e6);
     EXPECT_EQ(o.local, sc_time(1, SC_MS));
     EXPECT_EQ(o.kernel, sc_core::SC_ZERO_TIME);  // no wait: SystemC time did not move
@@ -72,9 +93,7 @@ TEST(run_ahead, sibling_on_the_same_core_bounds_it_and_the_rate_change_is_exact)
         t1.set_active(false);
     });
     sc_core::sc_spawn([&] { o = compute_1ms(t0); });
-    local_time::enable(sc_time(10, SC_MS), local_time::bound_mode::per_core);
-    sc_core::sc_start(sc_time(10, SC_MS));
-    local_time::disable();
+    simulate(sc_time(10, SC_MS));
     // 0.5 ms at 0.6 -> 3e5 cycles; the remaining 7e5 at 1.0 -> 0.7 ms: 1.2 ms, as without
     // run-ahead (smt_sharing.sibling_stopping_halfway_is_piecewise_exact).
     EXPECT_DOUBLE_EQ(o.done, 1e6);
@@ -83,38 +102,14 @@ TEST(run_ahead, sibling_on_the_same_core_bounds_it_and_the_rate_change_is_exact)
 
 TEST(run_ahead, another_cores_wake_does_not_bound_it) {
     NESTVP_SC_TEST_GUARD();
-    nestvp::core a("a", clock_hz, {1.0}, tb_hz);
-    nestvp::core b("b", clock_hz, {1.0}, tb_hz);
-    nestvp::hardware_thread ta("ta", a, 0, {});
-    nestvp::hardware_thread tb("tb", b, 0, {});
-    observed o;
-    sc_core::sc_spawn([&] {
-        tb.set_active(true);
-        tb.wait_for(sc_time(100, SC_US));
-    });
-    sc_core::sc_spawn([&] { o = compute_1ms(ta); });
-    local_time::enable(sc_time(10, SC_MS), local_time::bound_mode::per_core);
-    sc_core::sc_start(sc_time(10, SC_MS));
-    local_time::disable();
+    const observed o = beside_another_core(local_time::bound_mode::per_core);
     EXPECT_EQ(o.local, sc_time(1, SC_MS));
     EXPECT_EQ(o.kernel, sc_core::SC_ZERO_TIME);
 }
 
 TEST(run_ahead, global_mode_is_bounded_by_any_pending_event) {
     NESTVP_SC_TEST_GUARD();
-    nestvp::core a("a", clock_hz, {1.0}, tb_hz);
-    nestvp::core b("b", clock_hz, {1.0}, tb_hz);
-    nestvp::hardware_thread ta("ta", a, 0, {});
-    nestvp::hardware_thread tb("tb", b, 0, {});
-    observed o;
-    sc_core::sc_spawn([&] {
-        tb.set_active(true);
-        tb.wait_for(sc_time(100, SC_US));
-    });
-    sc_core::sc_spawn([&] { o = compute_1ms(ta); });
-    local_time::enable(sc_time(10, SC_MS), local_time::bound_mode::global);
-    sc_core::sc_start(sc_time(10, SC_MS));
-    local_time::disable();
+    const observed o = beside_another_core(local_time::bound_mode::global);
     EXPECT_EQ(o.local, sc_time(1, SC_MS));
     EXPECT_EQ(o.kernel, sc_time(1, SC_MS));  // the other core's event made it wait
 }
@@ -125,9 +120,7 @@ TEST(run_ahead, never_past_the_end_of_the_run) {
     nestvp::hardware_thread t("t", c, 0, {});
     observed o;
     sc_core::sc_spawn([&] { o = compute_1ms(t); });
-    local_time::enable(sc_time(500, SC_US), local_time::bound_mode::per_core);
-    sc_core::sc_start(sc_time(10, SC_MS));
-    local_time::disable();
+    simulate(sc_time(500, SC_US));
     EXPECT_EQ(o.local, sc_time(1, SC_MS));
     EXPECT_EQ(o.kernel, sc_time(1, SC_MS));
 }
@@ -138,7 +131,7 @@ TEST(run_ahead, off_unless_enabled) {
     nestvp::hardware_thread t("t", c, 0, {});
     observed o;
     sc_core::sc_spawn([&] { o = compute_1ms(t); });
-    sc_core::sc_start(sc_time(10, SC_MS));
+    simulate(sc_core::SC_ZERO_TIME);
     EXPECT_EQ(o.kernel, sc_time(1, SC_MS));
 }
 
@@ -162,8 +155,6 @@ TEST(run_ahead, a_process_that_yields_while_ahead_is_caught) {
             caught = e.what();
         }
     });
-    local_time::enable(sc_time(10, SC_MS), local_time::bound_mode::per_core);
-    sc_core::sc_start(sc_time(10, SC_MS));
-    local_time::disable();
+    simulate(sc_time(10, SC_MS));
     EXPECT_NE(caught.find("yielded while ahead"), std::string::npos) << caught;
 }
