@@ -175,8 +175,8 @@ private:
     sc_core::sc_event m_trap_event;
     sc_core::sc_time m_entry_time, m_trap_time;
 
-    // compute()'s own timeout: a wake-up by a change that makes nothing deliverable keeps
-    // waiting for the same deadline instead of scheduling a new one.
+    // What compute() waits on: its deadline (a timed notification), the interrupt controller's
+    // deliverable changes and the core's re-rates, all on this one event.
     sc_core::sc_event m_wake;
 
     tlm::tlm_generic_payload m_hcall_gp;  // the hcall transaction, reused (hcall())

@@ -1,11 +1,11 @@
 // run_record JSON: writing in a fixed layout and reading it back (compare, merge).
 #include "platforms/report/run_record.h"
-#include <cstdio>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
