@@ -27,8 +27,7 @@ void gsb_builder::set_count(uint32_t count) {
 gsb_builder& gsb_builder::add_raw(uint16_t id, uint16_t len, const void* value) {
     // Appended, not resized and then overwritten: the run-output buffer is built per exit.
     uint8_t header[GSB_ELEMENT_HEADER_SIZE];
-    store_be16(header, id);
-    store_be16(header + 2, len);
+    gsb_put_element_header(header, id, len);
     m_bytes.insert(m_bytes.end(), header, header + GSB_ELEMENT_HEADER_SIZE);
     if (value) {
         const auto* v = static_cast<const uint8_t*>(value);

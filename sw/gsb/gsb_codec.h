@@ -39,6 +39,12 @@ inline void store_be64(uint8_t* p, uint64_t v) {
     store_be32(p + 4, static_cast<uint32_t>(v));
 }
 
+// An element's header (BE16 id, BE16 value length) at `p`; the value follows it.
+inline void gsb_put_element_header(uint8_t* p, uint16_t id, uint16_t len) {
+    store_be16(p, id);
+    store_be16(p + 2, len);
+}
+
 // Appends elements; the element count in the header is kept up to date.
 class gsb_builder {
 public:
