@@ -113,7 +113,7 @@ void l0_firmware::h_cede(hcall_frame& f) {
     t.charge(m_costs.cede);
     m_metrics.add(counter::l0_l1_cedes, t.id());
     t.set_active(false);  // retires the cede cost first
-    local_time::sync();
+    local_time::sync();   // set_active caught up only if the activity changed; waits need it
     while (!t.timers().dec_pending()) sc_core::wait(t.timers().pending_changed_event());
     t.set_active(true);
     t.charge(m_costs.prod);
