@@ -14,67 +14,14 @@ using namespace papr;
 
 namespace {
 
-// A big-endian scalar of 4 or 8 bytes, as it travels in a GSB.
-void write_scalar(gsb_value& v, uint16_t size, uint64_t x) {
-    v.len = size;
-    if (size == 4)
-        store_be32(v.bytes.data(), static_cast<uint32_t>(x));
-    else
-        store_be64(v.bytes.data(), x);
-}
-
-// One slot per known ID (gsb_dense_index), with a written flag: O(1) on the run/exit path.
-class value_store {
-public:
-    value_store() : m_vals(gsb_all_ids().size()), m_written(gsb_all_ids().size(), 0) {}
-    const gsb_value* find(uint16_t id) const {
-        const int i = gsb_dense_index(id);
-        return (i >= 0 && m_written[i]) ? &m_vals[i] : nullptr;
-    }
-    bool count(uint16_t id) const { return find(id) != nullptr; }
-    gsb_value& operator[](uint16_t id) {  // id must be known
-        const int i = gsb_dense_index(id);
-        m_written[i] = 1;
-        return m_vals[i];
-    }
-    // Stores a scalar in place (the run and exit paths write 16 per exit).
-    void set_scalar(uint16_t id, uint16_t size, uint64_t x) { write_scalar((*this)[id], size, x); }
-    template <typename F>
-    void for_each(F&& f) const {  // ascending ID order
-        for (size_t i = 0; i < m_vals.size(); ++i)
-            if (m_written[i]) f(gsb_all_ids()[i].id, m_vals[i]);
-    }
-
-private:
-    std::vector<gsb_value> m_vals;
-    std::vector<uint8_t> m_written;
-};
-
 // A registered buffer-info element (0x0C00/0x0C01): address and size.
-bool buffer_info(const value_store& values, uint16_t id, uint64_t& addr, uint64_t& size) {
+bool buffer_info(const gsb_value_store& values, uint16_t id, uint64_t& addr, uint64_t& size) {
     const gsb_value* v = values.find(id);
     if (!v) return false;
     addr = load_be64(v->bytes.data());
     size = load_be64(v->bytes.data() + 8);
     return true;
 }
-
-}  // namespace
-
-struct l0_guest_table::vcpu_state {
-    value_store values;  // thread-wide and meta IDs ever written
-};
-
-struct l0_guest_table::guest_state {
-    value_store values;  // guest-wide IDs ever written
-    std::map<uint64_t, vcpu_state> vcpus;
-};
-
-bool gsb_value::operator==(const gsb_value& o) const {
-    return len == o.len && std::memcmp(bytes.data(), o.bytes.data(), len) == 0;
-}
-
-namespace {
 
 hcall_result rc(int64_t code, uint64_t r4 = 0, uint64_t r5 = 0) {
     hcall_result r;
@@ -84,108 +31,20 @@ hcall_result rc(int64_t code, uint64_t r4 = 0, uint64_t r5 = 0) {
     return r;
 }
 
-gsb_value make_value(const uint8_t* p, uint16_t len) {
-    gsb_value v;
-    v.len = std::min<uint16_t>(len, static_cast<uint16_t>(v.bytes.size()));
-    std::memcpy(v.bytes.data(), p, v.len);
-    return v;
-}
-
-gsb_value scalar_value(uint16_t size, uint64_t x) {
-    gsb_value v;
-    write_scalar(v, size, x);
-    return v;
-}
-
-uint64_t scalar_of(const gsb_value& v) {
-    if (v.len == 4) return load_be32(v.bytes.data());
-    if (v.len == 8) return load_be64(v.bytes.data());
-    return 0;
-}
-
 bool ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen) {
     return a < b + blen && b < a + alen;
 }
 
-// The largest run-output buffer any policy can produce (header + elements), computed once.
-uint64_t largest_run_output() {
-    static const uint64_t largest = [] {
-        static const uint64_t vectors[] = {EXIT_HCALL, EXIT_HDSI, EXIT_HISI, EXIT_HEA, EXIT_HFAC};
-        uint64_t best = 0;
-        for (auto p : {run_output_policy::qemu, run_output_policy::powervm,
-                       run_output_policy::powervm_dec_expiry})
-            for (uint64_t v : vectors) {
-                uint64_t n = GSB_HEADER_SIZE;
-                for (uint16_t id : run_output_ids(v, p))
-                    n += GSB_ELEMENT_HEADER_SIZE + gsb_find_id(id)->size;
-                best = std::max(best, n);
-            }
-        return best;
-    }();
-    return largest;
-}
-
 }  // namespace
 
-const char* to_string(run_output_policy p) {
-    switch (p) {
-        case run_output_policy::qemu:
-            return "qemu";
-        case run_output_policy::powervm:
-            return "powervm";
-        case run_output_policy::powervm_dec_expiry:
-            return "powervm-dec-expiry";
-    }
-    return "?";
-}
+struct l0_guest_table::vcpu_state {
+    gsb_value_store values;  // thread-wide and meta IDs ever written
+};
 
-bool parse_run_output_policy(const std::string& s, run_output_policy& out) {
-    for (auto p : {run_output_policy::qemu, run_output_policy::powervm,
-                   run_output_policy::powervm_dec_expiry})
-        if (s == to_string(p)) {
-            out = p;
-            return true;
-        }
-    return false;
-}
-
-std::vector<uint16_t> run_output_ids(uint64_t exit_vector, run_output_policy p) {
-    std::vector<uint16_t> ids;
-    run_output_ids(exit_vector, p, ids);
-    return ids;
-}
-
-void run_output_ids(uint64_t exit_vector, run_output_policy p, std::vector<uint16_t>& ids) {
-    ids.clear();
-    // §6, QEMU get_exit_ids(): elements by exit vector; anything else -> empty buffer.
-    switch (exit_vector) {
-        case EXIT_HCALL:
-            for (unsigned n = 3; n <= 12; ++n) ids.push_back(gsid::gpr(n));
-            // §2.6 [inference]: PowerVM's flat GET_STATE count under the no-cancel policy
-            // implies it also returns MSR (and NIA) on hcall exits; QEMU does not.
-            if (p != run_output_policy::qemu) {
-                ids.push_back(gsid::NIA);
-                ids.push_back(gsid::MSR);
-            }
-            break;
-        case EXIT_HDSI:
-            ids.assign({gsid::HDAR, gsid::HDSISR, gsid::ASDR, gsid::NIA, gsid::MSR});
-            break;
-        case EXIT_HISI:
-            ids.assign({gsid::HDAR, gsid::ASDR, gsid::NIA, gsid::MSR});
-            break;
-        case EXIT_HEA:
-            ids.assign({gsid::HEIR, gsid::NIA, gsid::MSR});
-            break;
-        case EXIT_HFAC:
-            ids.assign({gsid::HFSCR, gsid::NIA, gsid::MSR});
-            break;
-        default:
-            break;
-    }
-    // §2.6: newer PowerVM firmware puts DEC expiry TB in the output buffer on every trap.
-    if (p == run_output_policy::powervm_dec_expiry) ids.push_back(gsid::DEC_EXPIRY_TB);
-}
+struct l0_guest_table::guest_state {
+    gsb_value_store values;  // guest-wide IDs ever written
+    std::map<uint64_t, vcpu_state> vcpus;
+};
 
 l0_guest_table::l0_guest_table() : l0_guest_table(config{}) {}
 l0_guest_table::l0_guest_table(const config& cfg) : m_cfg(cfg) {}
@@ -315,7 +174,7 @@ gsb_value l0_guest_table::read_value(const guest_state& g, const vcpu_state* v, 
         default:
             break;
     }
-    const value_store* values = nullptr;
+    const gsb_value_store* values = nullptr;
     if (info && info->scope == gsb_scope::guest_wide) values = &g.values;
     if (info && info->thread_wide() && v) values = &v->values;
     if (values)
@@ -647,7 +506,7 @@ bool l0_guest_table::run_output_buffer(uint64_t guest, uint64_t vcpu, uint64_t& 
 
 std::string l0_guest_table::snapshot() const {
     std::ostringstream os;
-    auto dump = [&](const value_store& values) {
+    auto dump = [&](const gsb_value_store& values) {
         values.for_each([&](uint16_t id, const gsb_value& val) {
             os << "    " << gsb_id_string(id) << " =";
             char hex[4];

@@ -13,6 +13,8 @@
 #include "sw/gsb/gsb_codec.h"
 #include "sw/gsb/memory_port.h"
 #include "sw/gsb/papr.h"
+#include "sw/l0/gsb_value_store.h"
+#include "sw/l0/run_output_policy.h"
 
 namespace nestvp {
 
@@ -25,29 +27,11 @@ struct hcall_result {
     bool ok() const { return r3 == papr::H_SUCCESS; }
 };
 
-// What L0 writes to the run-output buffer on exit (l0.run_output; issue 4, §2.6, §6).
-enum class run_output_policy { qemu, powervm, powervm_dec_expiry };
-const char* to_string(run_output_policy p);
-// Accepts "qemu", "powervm", "powervm-dec-expiry"; false otherwise.
-bool parse_run_output_policy(const std::string& s, run_output_policy& out);
-// The IDs L0 returns for an exit vector under a policy, in buffer order.
-std::vector<uint16_t> run_output_ids(uint64_t exit_vector, run_output_policy p);
-// The same list into `ids` (cleared first): no allocation once `ids` has grown (exit path).
-void run_output_ids(uint64_t exit_vector, run_output_policy p, std::vector<uint16_t>& ids);
-
 // The registers L0 moves between its copy of an L2 vCPU and the hardware thread at the partition
 // switch (nested-virtualization.md §6: nested_papr_load_l2 / exit_nested_store_l2).
 struct l2_switch_regs {
     std::array<uint64_t, 13> gpr{};  // r0..r12
     uint64_t nia = 0, msr = 0, lpcr = 0, hdec_expiry_tb = 0, dec_expiry_tb = 0;
-};
-
-// A stored element value: the big-endian bytes as they travel in a GSB.
-struct gsb_value {
-    uint16_t len = 0;
-    std::array<uint8_t, 24> bytes{};
-    bool operator==(const gsb_value& o) const;
-    bool operator!=(const gsb_value& o) const { return !(*this == o); }
 };
 
 class l0_guest_table {

@@ -1,0 +1,22 @@
+#pragma once
+// What L0 writes to the run-output buffer on exit (l0.run_output; nested-virtualization.md
+// §2.6, §6): the element IDs for each exit vector under each firmware policy.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nestvp {
+
+// What L0 writes to the run-output buffer on exit (l0.run_output; issue 4, §2.6, §6).
+enum class run_output_policy { qemu, powervm, powervm_dec_expiry };
+const char* to_string(run_output_policy p);
+// Accepts "qemu", "powervm", "powervm-dec-expiry"; false otherwise.
+bool parse_run_output_policy(const std::string& s, run_output_policy& out);
+// The IDs L0 returns for an exit vector under a policy, in buffer order.
+std::vector<uint16_t> run_output_ids(uint64_t exit_vector, run_output_policy p);
+// The same list into `ids` (cleared first): no allocation once `ids` has grown (exit path).
+void run_output_ids(uint64_t exit_vector, run_output_policy p, std::vector<uint16_t>& ids);
+// The largest run-output buffer any policy can produce (header + elements), computed once.
+uint64_t largest_run_output();
+
+}  // namespace nestvp
