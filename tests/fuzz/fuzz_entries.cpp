@@ -103,11 +103,17 @@ bool same_elements(const std::vector<gsb_element>& a, const std::vector<gsb_elem
 
 constexpr uint64_t k_mem_size = 64 * 1024;
 
-const uint64_t k_opcodes[] = {
-    papr::H_GUEST_GET_CAPABILITIES, papr::H_GUEST_SET_CAPABILITIES, papr::H_GUEST_CREATE,
-    papr::H_GUEST_CREATE_VCPU,      papr::H_GUEST_GET_STATE,        papr::H_GUEST_SET_STATE,
-    papr::H_GUEST_DELETE,           papr::H_GUEST_RUN_VCPU,         papr::H_GUEST_COPY_MEMORY,
-    papr::H_CEDE,                   papr::H_ENTER_NESTED};
+const uint64_t k_opcodes[] = {papr::H_GUEST_GET_CAPABILITIES,
+                              papr::H_GUEST_SET_CAPABILITIES,
+                              papr::H_GUEST_CREATE,
+                              papr::H_GUEST_CREATE_VCPU,
+                              papr::H_GUEST_GET_STATE,
+                              papr::H_GUEST_SET_STATE,
+                              papr::H_GUEST_DELETE,
+                              papr::H_GUEST_RUN_VCPU,
+                              papr::H_GUEST_COPY_MEMORY,
+                              papr::H_CEDE,
+                              papr::H_ENTER_NESTED};
 
 const uint64_t k_special[] = {0,
                               1,
@@ -137,9 +143,9 @@ const uint64_t k_special[] = {0,
                               ~uint64_t{0},
                               ~uint64_t{0} - 0x7F};
 
-const uint64_t k_exit_vectors[] = {papr::EXIT_NONE, papr::EXIT_EXTERNAL, papr::EXIT_DEC,
-                                   papr::EXIT_HDEC, papr::EXIT_HCALL,    papr::EXIT_HDSI,
-                                   papr::EXIT_HISI, papr::EXIT_HEA,      papr::EXIT_HMI,
+const uint64_t k_exit_vectors[] = {papr::EXIT_NONE, papr::EXIT_EXTERNAL,  papr::EXIT_DEC,
+                                   papr::EXIT_HDEC, papr::EXIT_HCALL,     papr::EXIT_HDSI,
+                                   papr::EXIT_HISI, papr::EXIT_HEA,       papr::EXIT_HMI,
                                    papr::EXIT_HFAC, papr::EXIT_H_DOORBELL};
 
 template <size_t N>
@@ -237,7 +243,8 @@ private:
 // A GSB that L0 wrote at addr must decode as a GET reply.
 void expect_gsb_at(vector_memory_port& mem, uint64_t addr, uint64_t size, unsigned elements,
                    const char* what) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(size, mem.size() - (addr - mem.base())));
+    const size_t n =
+        static_cast<size_t>(std::min<uint64_t>(size, mem.size() - (addr - mem.base())));
     std::vector<uint8_t> buf(n);
     if (!mem.read(addr, buf.data(), n)) fail(std::string(what) + ": buffer not readable");
     std::vector<gsb_element> el;
@@ -275,7 +282,8 @@ int gsb_decoder(const uint8_t* data, size_t size) {
     std::vector<gsb_element> el;
     const gsb_status st = gsb_decode(p, buf.size(), req, el);
     if (!st.ok()) {
-        if (!is_papr_decode_code(st.rc)) fail("gsb_decode: unexpected code " + std::to_string(st.rc));
+        if (!is_papr_decode_code(st.rc))
+            fail("gsb_decode: unexpected code " + std::to_string(st.rc));
         if (st.message.empty()) fail("gsb_decode: error without a message");
     } else {
         uint32_t last_index = 0;
@@ -339,7 +347,8 @@ int l0_hcall(const uint8_t* data, size_t size) {
                 r = l0.dispatch(op, args, port);
                 if (r.ok() && op == papr::H_GUEST_GET_STATE)
                     expect_gsb_at(mem, args[3], args[4], r.elements_out, "GET_STATE");
-                if (r.ok() && !l0_guest_table::handles(op)) fail(what + ": unknown opcode succeeded");
+                if (r.ok() && !l0_guest_table::handles(op))
+                    fail(what + ": unknown opcode succeeded");
                 break;
             }
             case 2: {
@@ -383,8 +392,8 @@ int l0_hcall(const uint8_t* data, size_t size) {
                 break;
         }
         if (!is_call || r.ok()) continue;
-        if (l0.snapshot() != before) fail(what + " failed (r3=" + std::to_string(r.r3) +
-                                          ") but changed L0 state");
+        if (l0.snapshot() != before)
+            fail(what + " failed (r3=" + std::to_string(r.r3) + ") but changed L0 state");
         if (port.writes() != writes_before)
             fail(what + " failed (r3=" + std::to_string(r.r3) + ") but wrote guest memory");
     }
@@ -427,7 +436,8 @@ int platform_loader(const uint8_t* data, size_t size) {
     std::vector<std::string> sets;
     for (const char* s = nul; s && s < p + size && sets.size() < 4;) {
         ++s;
-        const char* e = static_cast<const char*>(std::memchr(s, 0, static_cast<size_t>(p + size - s)));
+        const char* e =
+            static_cast<const char*>(std::memchr(s, 0, static_cast<size_t>(p + size - s)));
         sets.emplace_back(s, e ? static_cast<size_t>(e - s) : static_cast<size_t>(p + size - s));
         s = e;
     }
