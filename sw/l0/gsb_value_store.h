@@ -17,11 +17,22 @@ struct gsb_value {
     bool operator!=(const gsb_value& o) const { return !(*this == o); }
 };
 
-// A big-endian scalar of 4 or 8 bytes, written in place.
-void write_scalar(gsb_value& v, uint16_t size, uint64_t x);
+// A big-endian scalar of 4 or 8 bytes, written in place. Inline: the run and exit paths call
+// it for every register they move.
+inline void write_scalar(gsb_value& v, uint16_t size, uint64_t x) {
+    v.len = size;
+    if (size == 4)
+        store_be32(v.bytes.data(), static_cast<uint32_t>(x));
+    else
+        store_be64(v.bytes.data(), x);
+}
 gsb_value scalar_value(uint16_t size, uint64_t x);
 // The scalar in a 4- or 8-byte value; 0 for any other length.
-uint64_t scalar_of(const gsb_value& v);
+inline uint64_t scalar_of(const gsb_value& v) {
+    if (v.len == 4) return load_be32(v.bytes.data());
+    if (v.len == 8) return load_be64(v.bytes.data());
+    return 0;
+}
 // A value from buffer bytes, cut to the slot's capacity.
 gsb_value make_value(const uint8_t* p, uint16_t len);
 
