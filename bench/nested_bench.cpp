@@ -157,6 +157,17 @@ double ratio(double a, double b) {
     return b > 0 ? a / b : 0;
 }
 
+// The linearity band: within +-15 % of linear.
+bool within_linear(double lin) {
+    return lin >= 0.85 && lin <= 1.15;
+}
+
+// CPU time of series[i] per vCPU, relative to series[0]'s (1.00 is proportional to the vCPUs).
+double per_vcpu_vs_first(const std::vector<sample>& series, const std::vector<int>& vcpus,
+                         size_t i) {
+    return ratio(series[i].cpu_s * vcpus[0], series[0].cpu_s * vcpus[i]);
+}
+
 std::string today() {
     const std::time_t t = std::time(nullptr);
     char buf[32];
@@ -362,7 +373,7 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < by_dur.size(); ++i) {
         const double raw = ratio(by_dur[i].cpu_s, per_s * durations[i]);
         const double lin = ratio(by_dur[i].cpu_s - startup.cpu_s, rate * durations[i]);
-        const bool in = lin >= 0.85 && lin <= 1.15;
+        const bool in = within_linear(lin);
         ok = ok && in;
         std::printf("%-22s %10.2f %10.2f %12.2f %13.2f%s %10ld\n", by_dur[i].name.c_str(),
                     by_dur[i].cpu_s, by_dur[i].wall_s, raw, lin, in ? " " : "!",
@@ -380,10 +391,9 @@ int main(int argc, char** argv) {
     const auto net = [&](size_t i) { return by_vcpu[i].cpu_s - vcpu_startup[i].cpu_s; };
     const double per_vcpu = net(by_vcpu.size() - 1) / vcpu_counts.back();
     for (size_t i = 0; i < by_vcpu.size(); ++i) {
-        const double raw =
-            ratio(by_vcpu[i].cpu_s * vcpu_counts[0], by_vcpu[0].cpu_s * vcpu_counts[i]);
+        const double raw = per_vcpu_vs_first(by_vcpu, vcpu_counts, i);
         const double lin = ratio(net(i), per_vcpu * vcpu_counts[i]);
-        const bool in = lin >= 0.85 && lin <= 1.15;
+        const bool in = within_linear(lin);
         ok = ok && in;
         std::printf("%-22s %10.2f %10.2f %12.2f %13.2f%s %12.0f %12.0f\n", by_vcpu[i].name.c_str(),
                     by_vcpu[i].cpu_s, vcpu_startup[i].cpu_s, raw, lin, in ? " " : "!",
@@ -392,13 +402,14 @@ int main(int argc, char** argv) {
     std::printf(
         "  (N vCPUs = N/2 cores, each with one arithoh vCPU and one idle vCPU: the same work per "
         "vCPU at every N)\n");
+    // ns/exit after the start-up of the same N (vcpu_startup: the same vCPUs and threads; only
+    // the core count differs).
     std::printf("\n%-22s %10s %12s %12s %12s\n", "vCPUs packed (1 core)", "CPU s", "per vCPU",
                 "exits", "ns/exit");
     for (size_t i = 0; i < packed.size(); ++i)
         std::printf("%-22s %10.2f %12.2f %12.0f %12.0f\n", packed[i].name.c_str(), packed[i].cpu_s,
-                    ratio(packed[i].cpu_s * vcpu_counts[0], packed[0].cpu_s * vcpu_counts[i]),
-                    packed[i].exits,
-                    ratio((packed[i].cpu_s - startup.cpu_s) * 1e9, packed[i].exits));
+                    per_vcpu_vs_first(packed, vcpu_counts, i), packed[i].exits,
+                    ratio((packed[i].cpu_s - vcpu_startup[i].cpu_s) * 1e9, packed[i].exits));
     std::printf(
         "  (one arithoh copy, all vCPU threads on one SMT8 core: the idle vCPUs, N-1 of them, "
         "make the exits,\n   and SMT sharing changes every thread's speed, so the simulated "
