@@ -188,6 +188,11 @@ std::vector<param_def> build_schema() {
                            [](pc& c) -> std::string& { return c.l1.dec_policy; }));
     t.push_back(uint_key("l1.hz", 1, 10000, "Hz", "L1 periodic tick; bounds each L2 run via HDEC",
                          [](pc& c) -> unsigned& { return c.l1.hz; }));
+    t.push_back(
+        bool_key("l1.trace_guest_exit",
+                 "the kvm_hv:kvm_guest_exit tracepoint is enabled: after each exit it reads "
+                 "the L2 PC (trace_hv.h; a NIA reload in nestedv2, §2.5)",
+                 [](pc& c) -> bool& { return c.l1.trace_guest_exit; }));
     add_costs(t, "l1");
     // L2 guest
     t.push_back(uint_key("l2.vcpus", 1, 1024, "", "L2 vCPUs, one L1 run loop and thread each",

@@ -41,6 +41,9 @@ struct l0_config {
 struct l1_config {
     std::string dec_policy = "cancel";  // cancel | no-cancel | clear-on-entry
     unsigned hz = 100;                  // L1 periodic tick; bounds each L2 run through HDEC
+    // The kvm_hv:kvm_guest_exit tracepoint is enabled (perf counting it enables it); it reads
+    // the L2 PC after every exit (arch/powerpc/kvm/trace_hv.h, nested-virtualization.md §2.5).
+    bool trace_guest_exit = true;
     cost_table costs;
 };
 

@@ -112,8 +112,13 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         buf.output_size = run_output_size;
         buf.hv_state = buf.input + 0x8000;
         buf.pt_regs = buf.input + 0x9000;
+        l2_vcpu_setup setup;
+        setup.boot_msr = boot_msr;
+        setup.boot_nia = l2_boot_nia;
+        setup.dtl = cfg.l2.dtl;
+        setup.trace_guest_exit = cfg.l1.trace_guest_exit;
         auto loop = std::make_unique<kvm_run_loop>(*cpu, m_guest, v, *m_policy, *m_l1_mem, buf, l1c,
-                                                   metrics, boot_msr, l2_boot_nia, cfg.l2.dtl);
+                                                   metrics, setup);
         workload* work = nullptr;
         if (v < cfg.workload.arithoh_copies) {
             m_workloads.push_back(std::make_unique<arithoh>(*t, cpi));

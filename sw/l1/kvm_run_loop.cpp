@@ -29,8 +29,8 @@ std::vector<uint8_t> be64s(std::initializer_list<uint64_t> values) {
 
 kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
                            const dec_policy& policy, memory_port& mem, const vcpu_buffers& buffers,
-                           const l1_costs& costs, nested_metrics& metrics, uint64_t l2_boot_msr,
-                           uint64_t l2_boot_nia, bool l2_dtl)
+                           const l1_costs& costs, nested_metrics& metrics,
+                           const l2_vcpu_setup& setup)
     : m_cpu(cpu),
       m_guest(guest),
       m_policy(policy),
@@ -39,9 +39,7 @@ kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
       m_costs(costs),
       m_metrics(metrics),
       m_cache(cpu.thread(), mem, metrics, l1_gsb_costs{costs.gsb_element}),
-      m_l2_boot_msr(l2_boot_msr),
-      m_l2_boot_nia(l2_boot_nia),
-      m_l2_dtl(l2_dtl) {
+      m_setup(setup) {
     m_vcpu.id = vcpu_id;
     m_vcpu.dec_timer.callback = [this] {
         // kvmppc_decrementer_wakeup -> kvmppc_decrementer_func: queue DEC, kick (§3.3).
@@ -111,8 +109,8 @@ void kvm_run_loop::create_vcpu() {
             info.id != gsid::LPCR)
             ids.push_back(info.id);
     m_cache.mark_all_dirty(ids);
-    m_cache.set(gsid::NIA, m_l2_boot_nia);
-    m_cache.set(gsid::MSR, m_l2_boot_msr);
+    m_cache.set(gsid::NIA, m_setup.boot_nia);
+    m_cache.set(gsid::MSR, m_setup.boot_msr);
     m_cache.set(gsid::DEC_EXPIRY_TB, m_cpu.mftb() + 0x7FFFFFFF);
 }
 
@@ -131,8 +129,8 @@ void kvm_run_loop::main() {
         while (!m_guest.created) t.wait_external(m_guest.created_event);
         create_vcpu();
     } else {
-        m_vcpu.v1_msr = m_l2_boot_msr;
-        m_vcpu.v1_nia = m_l2_boot_nia;
+        m_vcpu.v1_msr = m_setup.boot_msr;
+        m_vcpu.v1_nia = m_setup.boot_nia;
         m_vcpu.v1_dec_expires = m_cpu.mftb() + 0x7FFFFFFF;
         m_guest.id = 1;  // nestedv1: the L2 LPID L1 allocated
     }
@@ -261,7 +259,7 @@ void kvm_run_loop::run_single_vcpu() {
     } else {
         // kvmppc_update_vpa_dispatch_p9: the DTL entry records the PC; nestedv2 reloads NIA
         // with a GET_STATE when the last exit did not return it (§2.5).
-        if (m_l2_dtl && m_guest.nestedv2) m_cache.get(gsid::NIA);
+        if (m_setup.dtl && m_guest.nestedv2) m_cache.get(gsid::NIA);
         t.settle();  // the hcall leaves after everything L1 did before it
         const sc_core::sc_time issued = local_time::now();
         trap = m_guest.nestedv2 ? enter_nestedv2(time_limit, tb) : enter_nestedv1(time_limit, tb);
@@ -283,8 +281,10 @@ void kvm_run_loop::run_single_vcpu() {
     const bool was_queued = m_vcpu.dec_queued;
     m_policy.after_exit(m_vcpu, m_guest.nestedv2, tb, [this] { return dec_expires_host_tb(); });
     if (was_queued && !m_vcpu.dec_queued) m_metrics.add(counter::l1_dec_dequeued, ti);
-    // Step 8: tracepoint kvm_guest_exit, once per pass.
+    // Step 8: tracepoint kvm_guest_exit, once per pass. Enabled, its fast-assign reads the PC
+    // with kvmppc_get_pc (arch/powerpc/kvm/trace_hv.h): a NIA reload in nestedv2 (§2.5).
     m_metrics.add(counter::l1_guest_exits, ti);
+    if (m_setup.trace_guest_exit && m_guest.nestedv2) m_cache.get(gsid::NIA);
     // Step 9: kvmppc_handle_exit_hv.
     if (trap != 0) exec(m_costs.handle_exit);
     // Step 10: cede/blocking.

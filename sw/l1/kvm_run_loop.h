@@ -33,6 +33,14 @@ struct kvm_guest {
     uint64_t lpcr = 0;       // L2's LPCR (LD)
 };
 
+// What L1 knows of an L2 vCPU at creation, and which L1 paths read its PC after every exit
+// (each read of an invalid NIA costs a GET_STATE in nestedv2, nested-virtualization.md §2.5).
+struct l2_vcpu_setup {
+    uint64_t boot_msr = 0, boot_nia = 0;
+    bool dtl = true;               // L2 registered a DTL: each entry writes the PC into it
+    bool trace_guest_exit = true;  // the kvm_hv:kvm_guest_exit tracepoint is enabled
+};
+
 // Where one vCPU's buffers live in L1 memory.
 struct vcpu_buffers {
     uint64_t input = 0, input_size = 0, output = 0, output_size = 0, hv_state = 0, pt_regs = 0;
@@ -42,7 +50,7 @@ class kvm_run_loop {
 public:
     kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id, const dec_policy& policy,
                  memory_port& mem, const vcpu_buffers& buffers, const l1_costs& costs,
-                 nested_metrics& metrics, uint64_t l2_boot_msr, uint64_t l2_boot_nia, bool l2_dtl);
+                 nested_metrics& metrics, const l2_vcpu_setup& setup);
 
     // The L1 vCPU's program (a SystemC thread).
     void main();
@@ -73,8 +81,7 @@ private:
     nested_metrics& m_metrics;
     kvm_vcpu m_vcpu;
     nestedv2_state_cache m_cache;
-    uint64_t m_l2_boot_msr, m_l2_boot_nia;
-    bool m_l2_dtl;
+    l2_vcpu_setup m_setup;
 };
 
 }  // namespace nestvp

@@ -17,7 +17,7 @@ struct vcpu_counts {
 };
 
 struct run_metrics {
-    double exits = 0, gsb = 0, runs = 0, enters = 0, arithoh = 0, exits_c00 = 0;
+    double exits = 0, gsb = 0, runs = 0, enters = 0, arithoh = 0, exits_c00 = 0, exits_980 = 0;
     std::vector<vcpu_counts> vcpus;  // metrics.vcpus of the record
 };
 
@@ -52,6 +52,8 @@ run_metrics run(const std::string& sets) {
     const std::regex c00("\"0xc00\": *([0-9]+)");
     std::smatch m;
     if (std::regex_search(j, m, c00)) r.exits_c00 = std::stod(m[1]);
+    const std::regex x980("\"0x980\": *([0-9]+)");
+    if (std::regex_search(j, m, x980)) r.exits_980 = std::stod(m[1]);
     // "vcpus": {"0": {...}, "1": {...}}: each vCPU's object has flat counters only.
     const size_t at = j.find("\"vcpus\"");
     if (at == std::string::npos) throw std::runtime_error("no vcpus in the record");
@@ -150,4 +152,22 @@ TEST(reference_policies, more_idle_vcpus_more_spin_exits) {
     const run_metrics five =
         run("--set l1.dec_policy=no-cancel --set l2.vcpus=5 --set machine.cores=3");
     EXPECT_GT(five.exits, 1.5 * three.exits);
+}
+
+// With DEC_EXPIRY_TB, MSR and NIA in every hcall exit's output, the GET_STATEs left are NIA
+// reloads after HDEC exits, whose output holds no NIA (§2.5). Either reader makes them: the
+// enabled kvm_guest_exit tracepoint (trace_hv.h) or the DTL entry at the next entry; the second
+// read finds NIA valid. With neither, only the set-up reads remain (one per vCPU).
+TEST(reference_policies, nia_reloads_follow_the_exits_without_nia) {
+    const std::string nc = "--set l1.dec_policy=no-cancel";
+    const run_metrics both = run(nc);
+    const run_metrics trace_only = run(nc + " --set l2.dtl=false");
+    const run_metrics dtl_only = run(nc + " --set l1.trace_guest_exit=false");
+    const run_metrics neither = run(nc + " --set l2.dtl=false --set l1.trace_guest_exit=false");
+    for (const run_metrics* r : {&both, &trace_only, &dtl_only}) {
+        EXPECT_GT(r->exits_980, 0);
+        EXPECT_GE(r->gsb, r->exits_980);
+        EXPECT_LE(r->gsb, r->exits_980 + 3 + 1);  // + set-up, + an exit at the end of the run
+    }
+    EXPECT_LE(neither.gsb, 3);
 }
