@@ -9,7 +9,10 @@
 #include <ostream>
 #include <sstream>
 
+#include "models/timer_unit_factory.h"
 #include "platforms/config/cost_catalog.h"
+#include "sw/l0/run_output_policy.h"
+#include "sw/l1/dec_policy.h"
 
 namespace nestvp {
 
@@ -165,7 +168,7 @@ std::vector<param_def> build_schema() {
                            "L1 vCPU threads on cores: pack fills a core first, spread puts one "
                            "thread per core first",
                            [](pc& c) -> std::string& { return c.machine.placement; }));
-    t.push_back(string_key("machine.timer.impl", {"tlm", "rtl", "lockstep"},
+    t.push_back(string_key("machine.timer.impl", timer_impls(),
                            "decrementer implementation: TLM model, Verilated RTL, or both compared",
                            [](pc& c) -> std::string& { return c.machine.timer_impl; }));
     t.push_back(uint_key("machine.timer.dec_bits", 32, 64, "bits",
@@ -177,12 +180,12 @@ std::vector<param_def> build_schema() {
     t.push_back(string_key("l0.api", {"v1", "v2"},
                            "nested API: v1 H_ENTER_NESTED, v2 H_GUEST_* (nested-virtualization.md)",
                            [](pc& c) -> std::string& { return c.l0.api; }));
-    t.push_back(string_key("l0.run_output", {"qemu", "powervm", "powervm-dec-expiry"},
+    t.push_back(string_key("l0.run_output", run_output_policy_names(),
                            "what H_GUEST_RUN_VCPU returns in the run output buffer",
                            [](pc& c) -> std::string& { return c.l0.run_output; }));
     add_costs(t, "l0");
     // L1 KVM host
-    t.push_back(string_key("l1.dec_policy", {"cancel", "no-cancel", "clear-on-entry"},
+    t.push_back(string_key("l1.dec_policy", dec_policy_names(),
                            "queued-DEC handling after an L2 exit (cancel: 7be6ce7043b4, "
                            "no-cancel: 180c6b072bf3)",
                            [](pc& c) -> std::string& { return c.l1.dec_policy; }));

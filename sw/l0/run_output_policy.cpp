@@ -22,9 +22,17 @@ const char* to_string(run_output_policy p) {
     return "?";
 }
 
+const run_output_policy all_run_output_policies[3] = {
+    run_output_policy::qemu, run_output_policy::powervm, run_output_policy::powervm_dec_expiry};
+
+std::vector<std::string> run_output_policy_names() {
+    std::vector<std::string> names;
+    for (auto p : all_run_output_policies) names.push_back(to_string(p));
+    return names;
+}
+
 bool parse_run_output_policy(const std::string& s, run_output_policy& out) {
-    for (auto p : {run_output_policy::qemu, run_output_policy::powervm,
-                   run_output_policy::powervm_dec_expiry})
+    for (auto p : all_run_output_policies)
         if (s == to_string(p)) {
             out = p;
             return true;
@@ -75,8 +83,7 @@ uint64_t largest_run_output() {
     static const uint64_t largest = [] {
         static const uint64_t vectors[] = {EXIT_HCALL, EXIT_HDSI, EXIT_HISI, EXIT_HEA, EXIT_HFAC};
         uint64_t best = 0;
-        for (auto p : {run_output_policy::qemu, run_output_policy::powervm,
-                       run_output_policy::powervm_dec_expiry})
+        for (auto p : all_run_output_policies)
             for (uint64_t v : vectors) {
                 uint64_t n = GSB_HEADER_SIZE;
                 for (uint16_t id : run_output_ids(v, p))

@@ -10,7 +10,10 @@ namespace nestvp {
 // What L0 writes to the run-output buffer on exit (l0.run_output; issue 4, §2.6, §6).
 enum class run_output_policy { qemu, powervm, powervm_dec_expiry };
 const char* to_string(run_output_policy p);
-// Accepts "qemu", "powervm", "powervm-dec-expiry"; false otherwise.
+// Every policy, in declaration order, and their names (the values l0.run_output accepts).
+extern const run_output_policy all_run_output_policies[3];
+std::vector<std::string> run_output_policy_names();
+// Accepts one of run_output_policy_names(); false otherwise.
 bool parse_run_output_policy(const std::string& s, run_output_policy& out);
 // The IDs L0 returns for an exit vector under a policy, in buffer order.
 std::vector<uint16_t> run_output_ids(uint64_t exit_vector, run_output_policy p);

@@ -44,14 +44,29 @@ public:
     }
 };
 
+// One instance of each policy: their names are the values l1.dec_policy accepts.
+std::vector<std::unique_ptr<dec_policy>> all_policies() {
+    std::vector<std::unique_ptr<dec_policy>> all;
+    all.push_back(std::make_unique<cancel_policy>());
+    all.push_back(std::make_unique<no_cancel_policy>());
+    all.push_back(std::make_unique<clear_on_entry_policy>());
+    return all;
+}
+
 }  // namespace
 
+std::vector<std::string> dec_policy_names() {
+    std::vector<std::string> names;
+    for (const auto& p : all_policies()) names.push_back(p->name());
+    return names;
+}
+
 std::unique_ptr<dec_policy> make_dec_policy(const std::string& name) {
-    if (name == "cancel") return std::make_unique<cancel_policy>();
-    if (name == "no-cancel") return std::make_unique<no_cancel_policy>();
-    if (name == "clear-on-entry") return std::make_unique<clear_on_entry_policy>();
-    throw std::invalid_argument("unknown l1.dec_policy '" + name +
-                                "' (expected cancel, no-cancel or clear-on-entry)");
+    for (auto& p : all_policies())
+        if (p->name() == name) return std::move(p);
+    std::string known;
+    for (const auto& n : dec_policy_names()) known += (known.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown l1.dec_policy '" + name + "' (known: " + known + ")");
 }
 
 }  // namespace nestvp

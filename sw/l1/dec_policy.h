@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sw/l1/kvm_vcpu.h"
 
@@ -27,7 +28,9 @@ public:
                             const std::function<uint64_t()>& dec_expires) const = 0;
 };
 
-// Accepts "cancel", "no-cancel", "clear-on-entry"; throws std::invalid_argument otherwise.
+// The values l1.dec_policy accepts: cancel, no-cancel, clear-on-entry.
+std::vector<std::string> dec_policy_names();
+// Accepts one of dec_policy_names(); throws std::invalid_argument otherwise.
 std::unique_ptr<dec_policy> make_dec_policy(const std::string& name);
 
 }  // namespace nestvp
