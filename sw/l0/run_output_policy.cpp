@@ -22,8 +22,10 @@ const char* to_string(run_output_policy p) {
     return "?";
 }
 
-const run_output_policy all_run_output_policies[3] = {
+namespace {
+const run_output_policy all_run_output_policies[] = {
     run_output_policy::qemu, run_output_policy::powervm, run_output_policy::powervm_dec_expiry};
+}  // namespace
 
 std::vector<std::string> run_output_policy_names() {
     std::vector<std::string> names;

@@ -10,8 +10,7 @@ namespace nestvp {
 // What L0 writes to the run-output buffer on exit (l0.run_output; issue 4, §2.6, §6).
 enum class run_output_policy { qemu, powervm, powervm_dec_expiry };
 const char* to_string(run_output_policy p);
-// Every policy, in declaration order, and their names (the values l0.run_output accepts).
-extern const run_output_policy all_run_output_policies[3];
+// The names of every policy, in declaration order (the values l0.run_output accepts).
 std::vector<std::string> run_output_policy_names();
 // Accepts one of run_output_policy_names(); false otherwise.
 bool parse_run_output_policy(const std::string& s, run_output_policy& out);
