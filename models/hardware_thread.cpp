@@ -249,22 +249,18 @@ void hardware_thread::await_entry(sw_context& guest) {
 }
 
 void hardware_thread::wait_for(const sc_core::sc_time& d) {
-    blocking_wait(&d, nullptr);
+    settle();
+    local_time::sync();
+    m_wake_at = (sc_core::sc_time_stamp() + d).value();
+    sc_core::wait(d);
+    m_wake_at = ~sc_dt::uint64{0};
 }
 
 void hardware_thread::wait_external(const sc_core::sc_event& e) {
-    blocking_wait(nullptr, &e);
-}
-
-void hardware_thread::blocking_wait(const sc_core::sc_time* d, const sc_core::sc_event* e) {
     settle();
     local_time::sync();
-    // The siblings' run-ahead bound: the end of a timed wait, or 0 (unknown) for an event.
-    m_wake_at = d ? (sc_core::sc_time_stamp() + *d).value() : 0;
-    if (d)
-        sc_core::wait(*d);
-    else
-        sc_core::wait(*e);
+    m_wake_at = 0;
+    sc_core::wait(e);
     m_wake_at = ~sc_dt::uint64{0};
 }
 

@@ -156,8 +156,6 @@ private:
         if (m_trace_hook) m_trace_hook();
     }
     void dispatch_interrupt();
-    // wait_for (d) and wait_external (e): retire what is charged, publish the wake time, wait.
-    void blocking_wait(const sc_core::sc_time* d, const sc_core::sc_event* e);
     accounting current_accounting() const;
 
     core& m_core;
