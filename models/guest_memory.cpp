@@ -60,23 +60,24 @@ tlm::tlm_response_status guest_memory::access(tlm::tlm_generic_payload& trans) {
     return tlm::TLM_OK_RESPONSE;
 }
 
-void guest_memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+void guest_memory::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     ++m_transactions;
     const tlm::tlm_response_status st = access(trans);
     trans.set_response_status(st);
     if (st == tlm::TLM_OK_RESPONSE) {
-        delay += m_latency;
+        delay += m_latency *
+                 static_cast<double>(cache_lines(trans.get_address(), trans.get_data_length()));
         trans.set_dmi_allowed(m_allow_dmi);
     }
 }
 
-unsigned int guest_memory::transport_dbg(tlm::tlm_generic_payload& trans) {
+unsigned int guest_memory::transport_dbg(int, tlm::tlm_generic_payload& trans) {
     const tlm::tlm_response_status st = access(trans);
     trans.set_response_status(st);
     return st == tlm::TLM_OK_RESPONSE ? trans.get_data_length() : 0;
 }
 
-bool guest_memory::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+bool guest_memory::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
     dmi.init();
     if (!m_allow_dmi || m_bytes.empty() || trans.get_address() >= m_bytes.size()) {
         // Deny: tell the initiator the whole address space (it may ask again later).

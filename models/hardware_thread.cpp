@@ -264,6 +264,14 @@ void hardware_thread::wait_external(const sc_core::sc_event& e) {
     m_wake_at = ~sc_dt::uint64{0};
 }
 
+sc_dt::uint64 hardware_thread::step_time() const {
+    const sc_dt::uint64 now = local_time::now_value();
+    if (m_owed <= 0) return now;
+    static const double resolution = sc_core::sc_get_time_resolution().to_seconds();  // fixed
+    // The same rounding as compute()'s segments.
+    return now + static_cast<sc_dt::uint64>(std::ceil(m_owed / m_core.thread_rate() / resolution));
+}
+
 double hardware_thread::cycles(accounting a) const {
     double c = m_cycles.at(a);
     // A segment folded from run-ahead starts at the thread's local time, perhaps after now.

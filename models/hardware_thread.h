@@ -101,6 +101,12 @@ public:
     void settle() {
         if (m_owed > 0) execute(0);
     }
+    // A stall of `d` that occupies the thread (a memory access's annotated delay): charged as
+    // the cycles the thread retires in `d` at its current share of the core.
+    void stall(const sc_core::sc_time& d) { charge(d.to_seconds() * m_core.thread_rate()); }
+    // When the work charged so far ends if retired at the current rate (sc_time value): the
+    // start of the software's next step, for path marks. Retires nothing.
+    sc_dt::uint64 step_time() const;
     void set_handler(context_level lvl, interrupt_handler handler);
 
     // Context bookkeeping.

@@ -1,6 +1,8 @@
 // memory_port over TLM-2.0: DMI when granted, b_transport otherwise; delays accumulate.
 #include "models/tlm_memory_port.h"
 
+#include "models/guest_memory.h"
+
 #include <cstring>
 #include <vector>
 
@@ -47,7 +49,8 @@ bool tlm_memory_port::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data,
         else
             std::memcpy(p, data, len);
         m_delay +=
-            cmd == tlm::TLM_READ_COMMAND ? m_dmi.get_read_latency() : m_dmi.get_write_latency();
+            (cmd == tlm::TLM_READ_COMMAND ? m_dmi.get_read_latency() : m_dmi.get_write_latency()) *
+            static_cast<double>(guest_memory::cache_lines(addr, len));
         ++m_dmi_accesses;
         return true;
     }
@@ -87,7 +90,8 @@ bool tlm_memory_port::read(uint64_t addr, void* dst, size_t len) {
 bool tlm_memory_port::write(uint64_t addr, const void* src, size_t len) {
     if (dmi_covers(tlm::TLM_WRITE_COMMAND, addr, len)) {  // hot path: no copy
         std::memcpy(m_dmi.get_dmi_ptr() + (addr - m_dmi.get_start_address()), src, len);
-        m_delay += m_dmi.get_write_latency();
+        m_delay +=
+            m_dmi.get_write_latency() * static_cast<double>(guest_memory::cache_lines(addr, len));
         ++m_dmi_accesses;
         return true;
     }
