@@ -29,7 +29,7 @@ struct latency_report {
     // where the vCPU was at the edge ("in L2", "in L0/L1", "blocked in L1").
     std::map<std::string, latency_summary> by_reason;
     std::vector<std::map<std::string, latency_summary>> by_vcpu;  // index: L2 vCPU
-    std::vector<latency_step> breakdown;                           // path order
+    std::vector<latency_step> breakdown;                          // path order
     // The distribution as (bin centre ns, count), ascending: CDFs are drawn from it.
     std::vector<std::pair<double, uint64_t>> histogram;
 };
@@ -37,8 +37,8 @@ struct latency_report {
 // The latencies, in report order.
 inline const std::vector<std::string>& latency_kinds() {
     static const std::vector<std::string> kinds = {
-        "nested_entry_latency_ns",    "nested_exit_latency_ns", "l1_handling_latency_ns",
-        "round_trip_latency_ns",      "timer_interrupt_latency_ns", "wake_latency_ns"};
+        "nested_entry_latency_ns", "nested_exit_latency_ns",     "l1_handling_latency_ns",
+        "round_trip_latency_ns",   "timer_interrupt_latency_ns", "wake_latency_ns"};
     return kinds;
 }
 

@@ -1,12 +1,14 @@
 #pragma once
 // Measurement hooks of the nested machine: counters per level and per hardware thread,
 // exits by reason, and per-event timestamps from which nested entry and exit latency
-// distributions are computed (issue 4 item 5). Hot counters are enum-indexed arrays.
+// distributions are computed (path_recorder.h). Hot counters are enum-indexed arrays.
 #include <array>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "sw/metrics/path_recorder.h"
 
 namespace nestvp {
 
@@ -44,14 +46,11 @@ enum class counter : unsigned {
 };
 const char* counter_name(counter c);
 
-struct latency_stats {
-    uint64_t count = 0;
-    double p50 = 0, p99 = 0, max = 0;
-};
-
 class nested_metrics {
 public:
-    explicit nested_metrics(unsigned threads = 0) : m_per_thread(threads) {}
+    // units_per_ns: SystemC time-value units per ns (the path recorder's clock).
+    explicit nested_metrics(unsigned threads = 0, double units_per_ns = 1000.0)
+        : m_per_thread(threads), m_paths(threads, units_per_ns) {}
 
     void add(counter c, unsigned thread, uint64_t n = 1) {
         m_totals[static_cast<unsigned>(c)] += n;
@@ -68,16 +67,9 @@ public:
     const std::map<uint64_t, uint64_t>& hcalls_by_number() const { return m_hcalls; }
     const std::map<uint32_t, uint64_t>& exits_by_reason() const { return m_exits; }
 
-    // Latencies are kept as a histogram of exact values (ps resolution), so memory does not
-    // grow with the run: the model's latencies take few distinct values.
-    using latency_histogram = std::map<int64_t, uint64_t>;  // ps -> count
-    void add_entry_latency(double ns) { ++m_entry[to_ps(ns)]; }
-    void add_exit_latency(double ns) { ++m_exit[to_ps(ns)]; }
-    const latency_histogram& entry_latencies() const { return m_entry; }
-    const latency_histogram& exit_latencies() const { return m_exit; }
-    static latency_stats summarize(const latency_histogram& h);
-    // Up to `max_samples` samples (ns) with the histogram's distribution, for plots.
-    static std::vector<double> samples(const latency_histogram& h, size_t max_samples = 1000000);
+    // The nested entry/exit path of each vCPU and the latencies measured on it.
+    path_recorder& paths() { return m_paths; }
+    const path_recorder& paths() const { return m_paths; }
 
     // Exit timeline (kept only when asked for): time, vCPU, reason.
     struct exit_record {
@@ -97,8 +89,7 @@ private:
     std::vector<counter_array> m_per_thread;
     std::map<uint32_t, uint64_t> m_exits;
     std::map<uint64_t, uint64_t> m_hcalls;
-    static int64_t to_ps(double ns) { return static_cast<int64_t>(ns * 1000.0 + 0.5); }
-    latency_histogram m_entry, m_exit;
+    path_recorder m_paths;
     bool m_keep_records = false;
     std::vector<exit_record> m_records;
 };

@@ -1,0 +1,59 @@
+#include "sw/metrics/latency_histogram.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nestvp {
+
+unsigned latency_histogram::bin_of(double ns) {
+    // Bin 0 holds [0, 1) ns; octave e >= 0 ([2^e, 2^(e+1)) ns) holds bins 1 + 64e .. 64e + 64.
+    if (!(ns >= 1.0)) return 0;
+    int e = 0;
+    const double m = std::frexp(ns, &e);  // ns = m * 2^e, m in [0.5, 1)
+    const auto sub = static_cast<unsigned>((m * 2.0 - 1.0) * sub_bins);
+    return 1 + static_cast<unsigned>(e - 1) * sub_bins + std::min(sub, sub_bins - 1);
+}
+
+double latency_histogram::centre_of(unsigned bin) {
+    if (bin == 0) return 0.5;
+    const unsigned e = (bin - 1) / sub_bins, sub = (bin - 1) % sub_bins;
+    return std::ldexp(1.0 + (sub + 0.5) / sub_bins, static_cast<int>(e));
+}
+
+void latency_histogram::add(double ns) {
+    const unsigned b = bin_of(ns);
+    if (b >= m_bins.size()) m_bins.resize(b + 1, 0);
+    ++m_bins[b];
+    ++m_count;
+    m_sum += ns;
+    m_max = std::max(m_max, ns);
+}
+
+void latency_histogram::merge(const latency_histogram& o) {
+    if (o.m_bins.size() > m_bins.size()) m_bins.resize(o.m_bins.size(), 0);
+    for (size_t i = 0; i < o.m_bins.size(); ++i) m_bins[i] += o.m_bins[i];
+    m_count += o.m_count;
+    m_sum += o.m_sum;
+    m_max = std::max(m_max, o.m_max);
+}
+
+double latency_histogram::percentile(double p) const {
+    if (m_count == 0) return 0.0;
+    const uint64_t rank =
+        std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(p * static_cast<double>(m_count))));
+    uint64_t seen = 0;
+    for (size_t i = 0; i < m_bins.size(); ++i) {
+        seen += m_bins[i];
+        if (seen >= rank) return std::min(centre_of(static_cast<unsigned>(i)), m_max);
+    }
+    return m_max;
+}
+
+std::vector<std::pair<double, uint64_t>> latency_histogram::bins() const {
+    std::vector<std::pair<double, uint64_t>> out;
+    for (size_t i = 0; i < m_bins.size(); ++i)
+        if (m_bins[i]) out.emplace_back(centre_of(static_cast<unsigned>(i)), m_bins[i]);
+    return out;
+}
+
+}  // namespace nestvp

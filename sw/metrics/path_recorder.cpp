@@ -1,0 +1,158 @@
+#include "sw/metrics/path_recorder.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace nestvp {
+
+const char* path_step_name(path_step s) {
+    static const char* const names[] = {"other",
+                                        "L0 hcall entry",
+                                        "L0 read input",
+                                        "L0 load L2 registers",
+                                        "L0 switch to L2",
+                                        "L0 load DEC/HDEC",
+                                        "L0 return to L2",
+                                        "L2 running",
+                                        "L0 exit interrupt",
+                                        "L0 save L2 registers",
+                                        "L0 write output",
+                                        "L0 restore L1",
+                                        "L0 return to L1",
+                                        "L1 parse output",
+                                        "L1 kvmppc_cede",
+                                        "L1 interrupts",
+                                        "L1 DEC policy",
+                                        "L1 kvm_guest_exit trace",
+                                        "L1 handle_exit",
+                                        "L1 set_timer",
+                                        "L1 blocked",
+                                        "L1 wake",
+                                        "L1 run loop pass",
+                                        "L1 DTL entry",
+                                        "L1 flush",
+                                        "L1 GET_STATE"};
+    static_assert(sizeof(names) / sizeof(names[0]) == path_step_count, "every step has a name");
+    return names[static_cast<unsigned>(s)];
+}
+
+const char* latency_kind_name(latency_kind k) {
+    static const char* const names[] = {"nested_entry_latency_ns", "nested_exit_latency_ns",
+                                        "l1_handling_latency_ns",  "round_trip_latency_ns",
+                                        "timer_interrupt_latency_ns", "wake_latency_ns"};
+    static_assert(sizeof(names) / sizeof(names[0]) == latency_kind_count, "every kind has a name");
+    return names[static_cast<unsigned>(k)];
+}
+
+const char* latency_reason_label(uint32_t reason, char (&buf)[32]) {
+    switch (reason) {
+        case latency_reason::in_l2:
+            return "in L2";
+        case latency_reason::in_l0_l1:
+            return "in L0/L1";
+        case latency_reason::blocked_in_l1:
+            return "blocked in L1";
+        case latency_reason::hrtimer:
+            return "hrtimer";
+        case 0xC00 | latency_reason::cede_flag:
+            return "0xc00 H_CEDE";
+        case 0x500:
+            return "0x500 external";
+        case 0x980:
+            return "0x980 HDEC";
+        case 0xC00:
+            return "0xc00 hcall";
+        case 0xE00:
+            return "0xe00 HDSI";
+        case 0xE20:
+            return "0xe20 HISI";
+        case 0xE40:
+            return "0xe40 HEA";
+        case 0xEA0:
+            return "0xea0 HVI";
+        case 0xF80:
+            return "0xf80 H_FAC";
+        default:
+            std::snprintf(buf, sizeof(buf), "0x%x", reason);
+            return buf;
+    }
+}
+
+path_recorder::path_recorder(unsigned vcpus, double units_per_ns)
+    : m_log(vcpus), m_units_per_ns(units_per_ns) {
+    for (auto& h : m_hist) h.resize(vcpus);
+}
+
+void path_recorder::mark(unsigned vcpu, path_step s, uint64_t t) {
+    if (vcpu >= m_log.size()) return;
+    vcpu_log& l = m_log[vcpu];
+    if (l.size) {
+        const entry& last = l.back(0);
+        if (last.step == s) return;
+        t = std::max(t, last.t);
+    }
+    l.ring[l.head] = entry{t, s};
+    l.head = (l.head + 1) % log_size;
+    l.size = std::min(l.size + 1, log_size);
+}
+
+path_step path_recorder::current(unsigned vcpu) const {
+    const vcpu_log& l = m_log.at(vcpu);
+    return l.size ? l.back(0).step : path_step::other;
+}
+
+path_step path_recorder::step_at(unsigned vcpu, uint64_t t) const {
+    const vcpu_log& l = m_log.at(vcpu);
+    for (unsigned i = 0; i < l.size; ++i)
+        if (l.back(i).t <= t) return l.back(i).step;
+    return path_step::other;
+}
+
+double path_recorder::sample(latency_kind k, unsigned vcpu, uint32_t reason, uint64_t t0,
+                             uint64_t t1, uint64_t excluded) {
+    if (vcpu >= m_log.size() || t1 < t0) return 0;
+    const vcpu_log& l = m_log[vcpu];
+    std::array<double, path_step_count>& part = m_scratch;
+    part.fill(0);
+    // Walk back from the newest mark: each mark's step lasts until the next mark (or t1).
+    uint64_t seg_end = t1, covered_from = t1;
+    for (unsigned i = 0; i < l.size && covered_from > t0; ++i) {
+        const entry& e = l.back(i);
+        if (e.t >= t1) continue;
+        const uint64_t from = std::max(e.t, t0);
+        const uint64_t to = std::min(seg_end, t1);
+        if (to > from) part[static_cast<unsigned>(e.step)] += static_cast<double>(to - from);
+        seg_end = e.t;
+        covered_from = from;
+    }
+    if (covered_from > t0) part[0] += static_cast<double>(covered_from - t0);
+    double total = 0;
+    const unsigned ki = static_cast<unsigned>(k);
+    for (unsigned s = 0; s < path_step_count; ++s) {
+        if (excluded & (uint64_t{1} << s)) continue;
+        const double ns = part[s] / m_units_per_ns;
+        m_step_ns[ki][s] += ns;
+        total += ns;
+    }
+    ++m_count[ki];
+    auto& list = m_hist[ki][vcpu];
+    auto it = std::find_if(list.begin(), list.end(),
+                           [reason](const by_reason& b) { return b.reason == reason; });
+    if (it == list.end()) {
+        list.push_back(by_reason{reason, {}});
+        it = list.end() - 1;
+    }
+    it->hist.add(total);
+    return total;
+}
+
+std::array<double, path_step_count> path_recorder::breakdown(latency_kind k) const {
+    std::array<double, path_step_count> out{};
+    const unsigned ki = static_cast<unsigned>(k);
+    if (m_count[ki] == 0) return out;
+    for (unsigned s = 0; s < path_step_count; ++s)
+        out[s] = m_step_ns[ki][s] / static_cast<double>(m_count[ki]);
+    return out;
+}
+
+}  // namespace nestvp
