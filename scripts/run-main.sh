@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$build/nestvp" compare "$here/platforms/reference.yaml" \
+"$build/nestvp" compare "$here/platforms/reference.yaml" --set machine.timer.impl=lockstep \
     --set l1.dec_policy=no-cancel --vs l1.dec_policy=cancel --json "$out/compare.json"
 echo
 python3 "$here/scripts/reference_bands.py" "$out/compare.json"

@@ -18,7 +18,7 @@ void usage(std::FILE* out) {
                  "type, default, unit, allowed range or values, and description. Costs are\n"
                  "listed with the source of their default. Any key can be given with\n"
                  "`--set key=value` on run, compare and sweep; a cost takes its cycles\n"
-                 "(`--set l0.costs.run_vcpu=8000`).\n\n"
+                 "(`--set l0.costs.partition_switch=8000`).\n\n"
                  "  PREFIX       only keys that start with PREFIX (e.g. l2. or run)\n"
                  "  --markdown   a Markdown table instead of aligned text\n"
                  "  --help       this text\n\n"

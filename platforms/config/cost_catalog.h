@@ -15,6 +15,7 @@ struct cost_def {
     uint64_t cycles;
     std::string source;
     std::string description;
+    cost_range range = {};  // plausible range of an assumed figure; empty for sourced ones
 };
 
 const std::vector<cost_def>& cost_catalog();

@@ -112,7 +112,10 @@ param_def cost_key(const cost_def& cd) {
     d.description = cd.description;
     const std::string level = cd.level, name = cd.name;
     d.set = [level, name](platform_config& c, const param_value& v) {
-        costs_of(c, level)[name] = cost_param{v.u, v.s};
+        cost_range r;
+        if (v.list.size() == 2)
+            r = cost_range{static_cast<uint64_t>(v.list[0]), static_cast<uint64_t>(v.list[1])};
+        costs_of(c, level)[name] = cost_param{v.u, v.s, r};
     };
     d.get = [level, name](const platform_config& c) {
         param_value v;
@@ -121,6 +124,9 @@ param_def cost_key(const cost_def& cd) {
         if (it != t.end()) {
             v.u = it->second.cycles;
             v.s = it->second.source;
+            if (!it->second.range.empty())
+                v.list = {static_cast<double>(it->second.range.lo),
+                          static_cast<double>(it->second.range.hi)};
         }
         return v;
     };
@@ -176,6 +182,14 @@ std::vector<param_def> build_schema() {
                          [](pc& c) -> unsigned& { return c.machine.dec_bits; }));
     t.push_back(bool_key("machine.timer.large_dec", "LPCR[LD] for the partitions",
                          [](pc& c) -> bool& { return c.machine.large_dec; }));
+    t.push_back(real_key("machine.memory.latency_ns", 0, 1e6, false, "ns",
+                         "L1 memory latency per 128-byte line an access touches (GSB traffic "
+                         "through TLM costs what it moves)",
+                         [](pc& c) -> double& { return c.machine.memory_latency_ns; }));
+    t.push_back(string_key("machine.memory.latency_source", {},
+                           "where machine.memory.latency_ns comes from (a source, or "
+                           "\"assumption:\" with a reason and range)",
+                           [](pc& c) -> std::string& { return c.machine.memory_latency_source; }));
     // L0 firmware
     t.push_back(string_key("l0.api", {"v1", "v2"},
                            "nested API: v1 H_ENTER_NESTED, v2 H_GUEST_* (nested-virtualization.md)",
@@ -362,7 +376,8 @@ std::string expectation(const param_def& d) {
         case param_type::real_list:
             return "a list of numbers in " + r;
         case param_type::cost:
-            return "{cycles: an integer in " + r + ", source: a non-empty string}";
+            return "{cycles: an integer in " + r +
+                   ", source: a non-empty string, optional range: [lo, hi] around cycles}";
     }
     return "?";
 }
@@ -411,7 +426,11 @@ std::string format_value(const param_def& d, const param_value& v) {
             return s + "]";
         }
         case param_type::cost:
-            return "{cycles: " + std::to_string(v.u) + ", source: " + yaml_quote(v.s) + "}";
+            return "{cycles: " + std::to_string(v.u) + ", source: " + yaml_quote(v.s) +
+                   (v.list.size() == 2 ? ", range: [" + std::to_string(uint64_t(v.list[0])) + ", " +
+                                             std::to_string(uint64_t(v.list[1])) + "]"
+                                       : std::string()) +
+                   "}";
     }
     return "";
 }

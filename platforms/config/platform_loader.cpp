@@ -156,7 +156,7 @@ public:
         std::string key = arg.substr(0, eq);
         const std::string text = arg.substr(eq + 1);
         yaml_origin where{"", place};
-        // Costs: l0.costs.run_vcpu=N, or .cycles=N / .source=TEXT.
+        // Costs: l0.costs.partition_switch=N, or .cycles=N / .source=TEXT.
         std::string field;
         for (const char* f : {".cycles", ".source"}) {
             const std::string sf(f);
@@ -191,6 +191,7 @@ public:
                 param_value c = parse_node(cycles, load_set_value(text, place, key), where);
                 v.u = c.u;
                 v.s = set_source;
+                v.list.clear();  // a value set by hand is no longer the assumption's range
             }
         } else if (d->type == param_type::string || d->type == param_type::choice) {
             v.s = text;

@@ -98,13 +98,32 @@ param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origi
                              describe_found(kv.second));
             v.s = kv.second.Scalar();
             have_source = true;
+        } else if (key == "range") {
+            // The plausible range of an assumed figure: [lo, hi], two integers, lo <= hi.
+            const std::string want = "[lo, hi]: two integers in " +
+                                     std::to_string(uint64_t(d.min)) + ".." +
+                                     std::to_string(uint64_t(d.max)) + ", lo <= hi";
+            if (!kv.second.IsSequence() || kv.second.size() != 2)
+                throw_config(where.at(kv.second, kv.first.Mark()), path, want,
+                             describe_found(kv.second));
+            const uint64_t lo = parse_uint(cycles, kv.second[0], where, path + "[0]");
+            const uint64_t hi = parse_uint(cycles, kv.second[1], where, path + "[1]");
+            if (lo > hi)
+                throw_config(where.at(kv.second, kv.first.Mark()), path, want,
+                             "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+            v.list = {static_cast<double>(lo), static_cast<double>(hi)};
         } else {
-            throw_config(where.at(kv.first), path, "a cost key (cycles or source)",
+            throw_config(where.at(kv.first), path, "a cost key (cycles, source or range)",
                          "unknown key '" + key + "'");
         }
     }
     if (!have_cycles) throw_config(where.at(n), d.path, expected, "no cycles");
     if (!have_source) throw_config(where.at(n), d.path, expected, "no source");
+    if (v.list.size() == 2 && (v.u < v.list[0] || v.u > v.list[1]))
+        throw_config(where.at(n), d.path + ".range",
+                     "a range that holds cycles (" + std::to_string(v.u) + ")",
+                     "[" + std::to_string(uint64_t(v.list[0])) + ", " +
+                         std::to_string(uint64_t(v.list[1])) + "]");
     return v;
 }
 

@@ -49,14 +49,25 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     topts.dec_bits = cfg.machine.dec_bits;
 
     const cost_table& k0 = cfg.l0.costs;
-    const l0_costs l0c{c(k0, "hcall_entry"), c(k0, "hcall_return"), c(k0, "run_vcpu"),
-                       c(k0, "l2_exit"),     c(k0, "gsb_element"),  c(k0, "get_state"),
-                       c(k0, "set_state"),   c(k0, "guest_create"), c(k0, "enter_nested"),
-                       c(k0, "cede"),        c(k0, "prod")};
-    m_memory = std::make_unique<guest_memory>("l1_memory", memory_size);
+    l0_costs l0c;
+    l0c.hcall_entry = c(k0, "hcall_entry");
+    l0c.hcall_return = c(k0, "hcall_return");
+    l0c.gsb_element = c(k0, "gsb_element");
+    l0c.gsb_byte = c(k0, "gsb_byte");
+    l0c.reg_move = c(k0, "reg_move");
+    l0c.partition_switch = c(k0, "partition_switch");
+    l0c.timer_write = c(k0, "timer_write");
+    l0c.return_to_guest = c(k0, "return_to_guest");
+    l0c.exit_interrupt = c(k0, "exit_interrupt");
+    l0c.get_state = c(k0, "get_state");
+    l0c.set_state = c(k0, "set_state");
+    l0c.guest_create = c(k0, "guest_create");
+    l0c.cede = c(k0, "cede");
+    l0c.prod = c(k0, "prod");
+    m_memory = std::make_unique<guest_memory>(
+        "l1_memory", memory_size, sc_core::sc_time(cfg.machine.memory_latency_ns, sc_core::SC_NS));
     m_l0 = std::make_unique<l0_firmware>("l0", parse_policy(cfg.l0.run_output), l0c, metrics);
     m_l0->memory.socket.bind(m_memory->socket);
-    m_l1_mem = std::make_unique<l1_memory>(*m_memory);
     m_policy = make_dec_policy(cfg.l1.dec_policy);
     m_guest.nestedv2 = cfg.l0.api == "v2";
     m_guest.tb_offset = l2_tb_offset;
@@ -117,8 +128,13 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         setup.boot_nia = l2_boot_nia;
         setup.dtl = cfg.l2.dtl;
         setup.trace_guest_exit = cfg.l1.trace_guest_exit;
-        auto loop = std::make_unique<kvm_run_loop>(*cpu, m_guest, v, *m_policy, *m_l1_mem, buf, l1c,
-                                                   metrics, setup);
+        // The L1 vCPU's data port into its memory (TLM, DMI when granted).
+        m_l1_ports.push_back(
+            std::make_unique<tlm_memory_port>(("l1_port" + std::to_string(v)).c_str()));
+        m_l1_ports.back()->socket.bind(m_memory->socket);
+        m_l1_mems.push_back(std::make_unique<l1_memory>(*m_l1_ports.back(), t.get()));
+        auto loop = std::make_unique<kvm_run_loop>(*cpu, m_guest, v, *m_policy, *m_l1_mems.back(),
+                                                   buf, l1c, metrics, setup);
         workload* work = nullptr;
         if (v < cfg.workload.arithoh_copies) {
             m_workloads.push_back(std::make_unique<arithoh>(*t, cpi));

@@ -53,7 +53,8 @@ private:
     std::vector<std::unique_ptr<hardware_thread>> m_threads;
     std::unique_ptr<guest_memory> m_memory;
     std::unique_ptr<l0_firmware> m_l0;
-    std::unique_ptr<l1_memory> m_l1_mem;
+    std::vector<std::unique_ptr<tlm_memory_port>> m_l1_ports;
+    std::vector<std::unique_ptr<l1_memory>> m_l1_mems;
     std::unique_ptr<dec_policy> m_policy;
     kvm_guest m_guest;
     std::vector<std::unique_ptr<sw_context>> m_l1_ctx, m_l2_ctx;

@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
+#include <string>
 
 #include <systemc>
 
@@ -21,13 +23,43 @@ std::string hex_vector(uint32_t v) {
     return buf;
 }
 
-latency_summary to_summary(const nested_metrics::latency_histogram& h) {
-    const latency_stats s = nested_metrics::summarize(h);
-    return latency_summary{s.count, s.p50, s.p99, s.max};
+latency_summary to_summary(const latency_histogram& h) {
+    latency_summary s;
+    s.count = h.count();
+    s.mean = h.mean();
+    s.p50 = h.percentile(0.50);
+    s.p90 = h.percentile(0.90);
+    s.p99 = h.percentile(0.99);
+    s.max = h.max();
+    return s;
 }
 
-void collect(const nested_platform& top, const nested_metrics& m, bool keep_samples,
-             run_result& r) {
+// One latency from the path recorder: all samples, by reason, by vCPU and reason, the
+// breakdown in path order (steps that took no time left out) and the histogram.
+latency_report to_report(const path_recorder& p, latency_kind k) {
+    latency_report r;
+    latency_histogram all;
+    std::map<std::string, latency_histogram> by_reason;
+    r.by_vcpu.resize(p.vcpus());
+    char buf[32];
+    for (unsigned v = 0; v < p.vcpus(); ++v)
+        for (const auto& b : p.histograms(k, v)) {
+            const std::string label = latency_reason_label(b.reason, buf);
+            all.merge(b.hist);
+            by_reason[label].merge(b.hist);
+            r.by_vcpu[v][label] = to_summary(b.hist);
+        }
+    r.all = to_summary(all);
+    for (const auto& [label, h] : by_reason) r.by_reason[label] = to_summary(h);
+    const auto steps = p.breakdown(k);
+    for (unsigned s = 0; s < path_step_count; ++s)
+        if (steps[s] > 0)
+            r.breakdown.push_back({path_step_name(static_cast<path_step>(s)), steps[s]});
+    r.histogram = all.bins();
+    return r;
+}
+
+void collect(const nested_platform& top, const nested_metrics& m, run_result& r) {
     run_metrics& out = r.metrics;
     out.kvm_guest_exit = m.total(counter::l1_guest_exits);
     out.gsb_recv = m.total(counter::l0_get_state);
@@ -36,12 +68,9 @@ void collect(const nested_platform& top, const nested_metrics& m, bool keep_samp
     out.h_enter_nested = m.total(counter::l0_enter_nested);
     for (const auto& [vec, n] : m.exits_by_reason()) out.exits_by_reason[hex_vector(vec)] = n;
     out.arithoh_count = top.arithoh_count();
-    out.nested_entry_latency_ns = to_summary(m.entry_latencies());
-    out.nested_exit_latency_ns = to_summary(m.exit_latencies());
-    if (keep_samples) {  // for plots only
-        out.nested_entry_samples_ns = nested_metrics::samples(m.entry_latencies());
-        out.nested_exit_samples_ns = nested_metrics::samples(m.exit_latencies());
-    }
+    for (unsigned k = 0; k < latency_kind_count; ++k)
+        out.latencies[latency_kind_name(static_cast<latency_kind>(k))] =
+            to_report(m.paths(), static_cast<latency_kind>(k));
     for (unsigned c = 0; c < static_cast<unsigned>(counter::count_); ++c)
         out.counters[counter_name(static_cast<counter>(c))] = m.total(static_cast<counter>(c));
     out.vcpu_counters.assign(m.threads(), {});
@@ -64,7 +93,8 @@ void collect(const nested_platform& top, const nested_metrics& m, bool keep_samp
 run_result run_platform(const platform_config& cfg, const run_options& opts) {
     const auto wall_start = std::chrono::steady_clock::now();
     run_result result;
-    nested_metrics metrics(cfg.l2.vcpus);
+    // The path recorder counts in SystemC time-value units.
+    nested_metrics metrics(cfg.l2.vcpus, 1e-9 / sc_core::sc_get_time_resolution().to_seconds());
     metrics.set_keep_exit_records(opts.keep_exit_events);
     auto top = std::make_unique<nested_platform>("platform", cfg, metrics);
 
@@ -91,7 +121,7 @@ run_result run_platform(const platform_config& cfg, const run_options& opts) {
     }
     local_time::disable();
     result.sim_seconds = sc_core::sc_time_stamp().to_seconds();
-    collect(*top, metrics, opts.keep_exit_events, result);
+    collect(*top, metrics, result);
     result.sc_events = sc_core::sc_delta_count();
     for (unsigned i = 0; i < top->cores(); ++i)
         result.metrics.counters["machine.busy_thread_ms"] +=

@@ -31,11 +31,46 @@ l0_firmware::l0_firmware(const sc_core::sc_module_name& name, run_output_policy 
     hcall_socket.register_b_transport(this, &l0_firmware::b_transport);
 }
 
+unsigned l2_state_registers() {
+    static const unsigned n = [] {
+        unsigned count = 0;
+        for (const gsb_id_info& info : gsb_all_ids())
+            if (info.scope == gsb_scope::thread && (info.size == 4 || info.size == 8) &&
+                info.id != gsid::DEC_EXPIRY_TB && info.id != gsid::HDEC_EXPIRY_TB &&
+                info.id != gsid::LPCR)
+                ++count;
+        return count;
+    }();
+    return n;
+}
+
+unsigned exit_reason_registers(uint32_t vector) {
+    switch (vector) {
+        case papr::EXIT_HDSI:
+            return 3;  // HDAR, HDSISR, ASDR
+        case papr::EXIT_HISI:
+            return 2;  // HDAR, ASDR
+        case papr::EXIT_HEA:
+        case papr::EXIT_HFAC:
+            return 1;  // HEIR / HFSCR
+        default:
+            return 0;
+    }
+}
+
 void l0_firmware::charge_memory(hardware_thread& t) {
-    // Guest-memory latency (TLM annotated delay) is time the thread spends in L0.
+    // Guest-memory latency (TLM annotated delay): the thread stalls in L0 for it.
     const sc_core::sc_time d = memory.take_delay();
-    if (d == sc_core::SC_ZERO_TIME) return;
-    t.wait_for(d);
+    if (d != sc_core::SC_ZERO_TIME) t.stall(d);
+}
+
+void l0_firmware::mark(hardware_thread& t, path_step s) {
+    m_metrics.paths().mark(t.id(), s, t.step_time());
+}
+
+void l0_firmware::charge_buffer(hardware_thread& t, uint64_t elements, uint64_t bytes) {
+    charge_memory(t);
+    t.charge(static_cast<double>(m_costs.gsb_element * elements + m_costs.gsb_byte * bytes));
 }
 
 void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -49,14 +84,17 @@ void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
         return;
     }
     if (delay > sc_core::SC_ZERO_TIME) {
-        f.thread->wait_for(delay);
+        f.thread->stall(delay);
         delay = sc_core::SC_ZERO_TIME;
     }
+    const bool run = f.r[3] == papr::H_GUEST_RUN_VCPU || f.r[3] == papr::H_ENTER_NESTED;
+    if (run) mark(*f.thread, path_step::l0_hcall_entry);
     m_metrics.add(counter::l0_hcalls, f.thread->id());
     m_metrics.add_hcall(f.r[3]);
     f.thread->charge(m_costs.hcall_entry);
     dispatch(f);
     // The return cost joins whatever L1 does next with interrupts off (hardware_thread::charge).
+    if (run) mark(*f.thread, path_step::l0_return_to_l1);
     f.thread->charge(m_costs.hcall_return);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -90,7 +128,8 @@ void l0_firmware::h_guest_state_hcall(hcall_frame& f) {
     }
     m_metrics.add(counter::l0_gsb_elements_in, t.id(), r.elements_in);
     m_metrics.add(counter::l0_gsb_elements_out, t.id(), r.elements_out);
-    t.charge(cost + m_costs.gsb_element * (r.elements_in + r.elements_out));
+    t.charge(static_cast<double>(cost + m_costs.gsb_element * (r.elements_in + r.elements_out) +
+                                 m_costs.gsb_byte * (r.bytes_in + r.bytes_out)));
     if (r.ok() && op == papr::H_GUEST_CREATE_VCPU) context_for(f.r[5], f.r[6]);
     f.r[3] = static_cast<uint64_t>(r.r3);
     f.r[4] = r.r4;
@@ -121,59 +160,87 @@ void l0_firmware::h_cede(hcall_frame& f) {
 }
 
 trap_info l0_firmware::run_l2(hardware_thread& t, sw_context& l2, const l2_timing& in,
-                              uint64_t& dec_expiry_out) {
-    timer_unit_if& timers = t.timers();  // retires everything charged before the TB read
+                              uint64_t& dec_expiry_out, l1_saved& l1) {
     const uint64_t l1_offset = t.host() ? t.host()->tb_offset : 0;
-    const uint64_t host_now = t.owner().tb().ticks();
-    const uint64_t now_l1 = host_now + l1_offset;
-    const uint64_t l1_lpcr = t.irq().lpcr();
-    const uint64_t l1_dec_host = host_now + signed_dec(timers.read_dec(), l1_lpcr);
-
-    // §6 nested_papr_load_l2 / timer-facilities.md §3 step 3: guest LPCR (HDICE forced) before
-    // HDEC; then DEC from the stored expiry (v2). In v1 L1 left L2's DEC in the register.
-    t.irq().set_lpcr(in.lpcr | lpcr::hdice);
-    if (in.load_dec) timers.write_dec(in.dec_expiry_l1 - now_l1);
-    const int64_t hdec = static_cast<int64_t>(in.hdec_expiry_l1 - now_l1);
+    // Each timer access goes through t.timers(), which first retires what was charged, so the
+    // access happens at its simulated time.
+    const auto l1_now = [&t, l1_offset] { return t.owner().tb().ticks() + l1_offset; };
+    l1.lpcr = t.irq().lpcr();
+    l1.dec_host = t.owner().tb().ticks() + signed_dec(t.timers().read_dec(), l1.lpcr);
     trap_info trap{vector::hdecrementer, l2.nia, l2.msr};
-    if (hdec < 0) {
-        // The L1 time limit already passed: exit at once with 0x980, L2 not entered.
+    if (static_cast<int64_t>(in.hdec_expiry_l1 - l1_now()) < 0) {
+        // The L1 time limit already passed: exit at once with 0x980, no switch, L2 not entered.
         m_metrics.add(counter::l0_immediate_exits, t.id());
-    } else {
-        timers.write_hdec(static_cast<uint64_t>(hdec));
-        l2.tb_offset = l1_offset + in.l2_offset;  // offsets add up across levels (§2.4)
-        m_metrics.add(counter::l0_l2_entries, t.id());
-        trap = t.enter(l2);
+        l1.switched = false;
+        dec_expiry_out = in.dec_expiry_l1;
+        return trap;
     }
-    // Exit (§6 exit_nested_store_l2): L2's DEC read at the trap and its expiry kept in L1 TB,
-    // offset removed; then the switch back to L1 is charged.
-    const uint64_t host_exit = t.owner().tb().ticks();
-    dec_expiry_out = host_exit + l1_offset + signed_dec(timers.read_dec(), t.irq().lpcr());
-    if (hdec >= 0) t.charge(m_costs.l2_exit);
-    timers.write_hdec(hdec_max);
-    if (timers.hdec_pending()) timers.ack_hdec();  // a stray HDEC edge is consumed by L0
-    t.irq().set_lpcr(l1_lpcr);
-    // L1's DEC from its expiry at the instant of the write (the LPCR access above retired the
-    // exit cost, so time has moved since host_exit).
-    if (in.restore_l1_dec) timers.write_dec(l1_dec_host - t.owner().tb().ticks());
+    // §6 nested_papr_load_l2: the partition switch (LPIDR, PIDR, LPCR with HDICE forced, TB
+    // offset), then DEC from the stored expiry (v2; in v1 L1 left L2's DEC in the register)
+    // and HDEC from L1's time limit, both through the timer unit (timer-facilities.md §3).
+    mark(t, path_step::l0_switch_to_l2);
+    t.charge(static_cast<double>(m_costs.partition_switch));
+    t.irq().set_lpcr(in.lpcr | lpcr::hdice);
+    mark(t, path_step::l0_load_timers);
+    if (in.load_dec) {
+        t.charge(static_cast<double>(m_costs.timer_write));
+        t.timers().write_dec(in.dec_expiry_l1 - l1_now());
+    }
+    t.charge(static_cast<double>(m_costs.timer_write));
+    // HDEC >= 0 here unless the writes above took the thread past the limit: then HDEC is
+    // negative and L2 traps on its first instruction (§3).
+    t.timers().write_hdec(in.hdec_expiry_l1 - l1_now());
+    l2.tb_offset = l1_offset + in.l2_offset;  // offsets add up across levels (§2.4)
+    m_metrics.add(counter::l0_l2_entries, t.id());
+    mark(t, path_step::l0_return_to_l2);
+    t.charge(static_cast<double>(m_costs.return_to_guest));
+    mark(t, path_step::l2_running);  // where the hrfid ends: L2's first cycle
+    trap = t.enter(l2);              // retires the hrfid; L2 runs from entry_time() to trap_time()
+    m_metrics.paths().mark(t.id(), path_step::l0_exit_interrupt, t.trap_time().value());
+    t.charge(static_cast<double>(m_costs.exit_interrupt));
+    // §6 exit_nested_store_l2: the registers L0 keeps, plus those of the exit reason; L2's DEC
+    // read at the save and its expiry kept in L1 TB, offset removed.
+    mark(t, path_step::l0_save_regs);
+    t.charge(static_cast<double>(m_costs.reg_move *
+                                 (l2_state_registers() + exit_reason_registers(trap.vector))));
+    const uint64_t dec = t.timers().read_dec();
+    dec_expiry_out = l1_now() + signed_dec(dec, t.irq().lpcr());
+    l1.switched = true;
     return trap;
+}
+
+void l0_firmware::restore_l1(hardware_thread& t, const l2_timing& in, const l1_saved& l1) {
+    if (!l1.switched) return;
+    mark(t, path_step::l0_restore_l1);
+    t.charge(static_cast<double>(m_costs.partition_switch + m_costs.timer_write));
+    t.timers().write_hdec(hdec_max);
+    if (t.timers().hdec_pending()) t.timers().ack_hdec();  // a stray HDEC edge is consumed by L0
+    t.irq().set_lpcr(l1.lpcr);
+    if (in.restore_l1_dec) {
+        // L1's DEC from its expiry at the instant of the write.
+        t.charge(static_cast<double>(m_costs.timer_write));
+        timer_unit_if& timers = t.timers();
+        timers.write_dec(l1.dec_host - t.owner().tb().ticks());
+    }
 }
 
 void l0_firmware::h_guest_run_vcpu(hcall_frame& f) {
     hardware_thread& t = *f.thread;
     const uint64_t flags = f.r[4], guest = f.r[5], vcpu = f.r[6];
     m_metrics.add(counter::l0_run_vcpu, t.id());
+    mark(t, path_step::l0_read_input);
     const hcall_result in = m_table.begin_run(guest, vcpu, flags, memory);
-    charge_memory(t);
     m_metrics.add(counter::l0_gsb_elements_in, t.id(), in.elements_in);
-    t.charge(m_costs.gsb_element * in.elements_in);
+    charge_buffer(t, in.elements_in, in.bytes_in);
     sw_context* l2 = in.ok() ? context_for(guest, vcpu) : nullptr;
     if (!in.ok() || !l2) {
         f.r[3] = static_cast<uint64_t>(in.ok() ? papr::H_HARDWARE : in.r3);
         f.r[4] = in.r4;
         return;
     }
-    t.charge(m_costs.run_vcpu);
     // Load L2's registers from L0's copy (§2.5: L0 keeps all L2 state between runs).
+    mark(t, path_step::l0_load_regs);
+    t.charge(static_cast<double>(m_costs.reg_move * l2_state_registers()));
     l2_switch_regs regs;
     m_table.load_switch_regs(guest, vcpu, regs);
     std::copy(regs.gpr.begin(), regs.gpr.end(), l2->gpr.begin());
@@ -184,16 +251,19 @@ void l0_firmware::h_guest_run_vcpu(hcall_frame& f) {
     timing.hdec_expiry_l1 = regs.hdec_expiry_tb;
     timing.dec_expiry_l1 = regs.dec_expiry_tb;
     timing.l2_offset = m_table.tb_offset(guest);
-    const trap_info trap = run_l2(t, *l2, timing, regs.dec_expiry_tb);
+    l1_saved l1;
+    const trap_info trap = run_l2(t, *l2, timing, regs.dec_expiry_tb, l1);
     // Store what the hardware produced (§6): registers, NIA/MSR from (H)SRR0/1, DEC expiry.
     std::copy_n(l2->gpr.begin(), regs.gpr.size(), regs.gpr.begin());
     regs.nia = trap.nia;
     regs.msr = trap.msr;
     m_table.store_exit_regs(guest, vcpu, regs);
+    // The run-output buffer for this exit reason under l0.run_output (§2.6).
+    mark(t, path_step::l0_write_output);
     const hcall_result out = m_table.end_run(guest, vcpu, trap.vector, m_policy, memory);
-    charge_memory(t);
     m_metrics.add(counter::l0_gsb_elements_out, t.id(), out.elements_out);
-    t.charge(m_costs.gsb_element * out.elements_out);
+    charge_buffer(t, out.elements_out, out.bytes_out);
+    restore_l1(t, timing, l1);
     m_metrics.add_exit(trap.vector);
     f.r[3] = static_cast<uint64_t>(out.r3);
     f.r[4] = out.r4;
@@ -201,21 +271,25 @@ void l0_firmware::h_guest_run_vcpu(hcall_frame& f) {
 
 void l0_firmware::h_enter_nested(hcall_frame& f) {
     // nestedv1 (§2.3, §2.4): the whole L2 state travels in hv_guest_state + pt_regs in L1
-    // memory; hdec_expiry is L1's time limit; the DEC register carries L2's DEC both ways.
+    // memory, both ways; hdec_expiry is L1's time limit; the DEC register carries L2's DEC.
     hardware_thread& t = *f.thread;
     m_metrics.add(counter::l0_enter_nested, t.id());
     const uint64_t hv_addr = f.r[4], regs_addr = f.r[5];
+    mark(t, path_step::l0_read_input);
     hv_guest_state hv;
     int64_t rc = hv_guest_state_read(memory, hv_addr, hv);
     nested_pt_regs regs;
     if (rc == papr::H_SUCCESS) rc = nested_pt_regs_read(memory, regs_addr, regs);
-    charge_memory(t);
+    const uint64_t state_bytes =
+        rc == papr::H_SUCCESS ? hv_guest_state_size(hv.version) + NESTED_PT_REGS_SIZE : 0;
+    charge_buffer(t, 0, state_bytes);
     sw_context* l2 = rc == papr::H_SUCCESS ? context_for(hv.lpid, hv.vcpu_token) : nullptr;
     if (rc != papr::H_SUCCESS || !l2) {
         f.r[3] = static_cast<uint64_t>(rc != papr::H_SUCCESS ? rc : papr::H_PARAMETER);
         return;
     }
-    t.charge(m_costs.run_vcpu + m_costs.enter_nested);  // the same partition switch, plus the copy
+    mark(t, path_step::l0_load_regs);
+    t.charge(static_cast<double>(m_costs.reg_move * l2_state_registers()));
     for (unsigned n = 0; n < 32; ++n) l2->gpr[n] = regs.gpr[n];
     l2->nia = regs.nip;
     l2->msr = regs.msr;
@@ -226,14 +300,17 @@ void l0_firmware::h_enter_nested(hcall_frame& f) {
     timing.load_dec = false;
     timing.restore_l1_dec = false;
     uint64_t dec_expiry = 0;
-    const trap_info trap = run_l2(t, *l2, timing, dec_expiry);
+    l1_saved l1;
+    const trap_info trap = run_l2(t, *l2, timing, dec_expiry, l1);
     for (unsigned n = 0; n < 32; ++n) regs.gpr[n] = l2->gpr[n];
     regs.nip = trap.nia;
     regs.msr = trap.msr;
     if (trap.vector == vector::hdecrementer) hv.hdar = 0;
+    mark(t, path_step::l0_write_output);
     rc = hv_guest_state_write(memory, hv_addr, hv);
     if (rc == papr::H_SUCCESS) rc = nested_pt_regs_write(memory, regs_addr, regs);
-    charge_memory(t);
+    charge_buffer(t, 0, state_bytes);
+    restore_l1(t, timing, l1);
     m_metrics.add_exit(trap.vector);
     // The trap vector is the hcall's return value (§2.3).
     f.r[3] = rc == papr::H_SUCCESS ? trap.vector : static_cast<uint64_t>(rc);

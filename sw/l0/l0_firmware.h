@@ -17,13 +17,30 @@
 #include "models/tlm_memory_port.h"
 #include "sw/l0/l0_guest_table.h"
 #include "sw/metrics/nested_metrics.h"
+#include "sw/metrics/path_recorder.h"
 
 namespace nestvp {
 
+// The cost of each step of L0's paths, in cycles (docs/nested-entry-exit.md has the sources).
+// Entry and exit are sums of these steps times what each step carries: no lump stands for a
+// whole entry or exit.
 struct l0_costs {
-    uint64_t hcall_entry, hcall_return, run_vcpu, l2_exit, gsb_element, get_state, set_state,
-        guest_create, enter_nested, cede, prod;
+    uint64_t hcall_entry = 0, hcall_return = 0;
+    uint64_t gsb_element = 0, gsb_byte = 0;  // read/validate or compose: per element, per byte
+    uint64_t reg_move = 0;                   // one register between L0's copy and the thread
+    uint64_t partition_switch = 0;  // LPIDR, PIDR, LPCR, TB offset and context synchronisation
+    uint64_t timer_write = 0;       // one mtDEC or mtHDEC
+    uint64_t return_to_guest = 0;   // hrfid into L2
+    uint64_t exit_interrupt = 0;    // HV interrupt from L2 into L0: HSRR save, vector, stack
+    uint64_t get_state = 0, set_state = 0, guest_create = 0, cede = 0, prod = 0;
 };
+
+// How many registers L0 moves per partition switch: the L2 register state it keeps (the
+// thread-wide 4- and 8-byte register elements, nested-virtualization.md §5.3), and the extra
+// registers an exit reason reports (HDAR/HDSISR/ASDR for HDSI, §3 of
+// l2-idle-and-get-state-paths.md).
+unsigned l2_state_registers();
+unsigned exit_reason_registers(uint32_t vector);
 
 class l0_firmware : public sc_core::sc_module {
 public:
@@ -44,6 +61,9 @@ private:
     void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void dispatch(hcall_frame& f);
     void charge_memory(hardware_thread& t);
+    void mark(hardware_thread& t, path_step s);
+    // One buffer moved through memory: per-element and per-byte cost, and the memory's latency.
+    void charge_buffer(hardware_thread& t, uint64_t elements, uint64_t bytes);
 
     void h_cede(hcall_frame& f);
     void h_guest_run_vcpu(hcall_frame& f);
@@ -61,10 +81,17 @@ private:
         bool load_dec = true;        // v2: DEC from the stored expiry; v1: L1 left it in DEC
         bool restore_l1_dec = true;  // v2: L0 puts L1's DEC back; v1: L1 does it itself
     };
-    // Loads the thread for L2 and runs it until it traps (or exits at once when the HDEC
-    // expiry has passed). dec_expiry_out: L2's DEC expiry in L1 TB at the exit.
+    // Switches the thread to L2 and runs it until it traps (or exits at once when the HDEC
+    // expiry has passed): the switch, DEC/HDEC load, hrfid, then the exit interrupt and the save
+    // of `regs` registers. dec_expiry_out: L2's DEC expiry in L1 TB at the exit.
+    struct l1_saved {
+        uint64_t lpcr = 0, dec_host = 0;
+        bool switched = false;  // the partition was switched (L2 entered)
+    };
     trap_info run_l2(hardware_thread& t, sw_context& l2, const l2_timing& in,
-                     uint64_t& dec_expiry_out);
+                     uint64_t& dec_expiry_out, l1_saved& l1);
+    // The partition switch back to L1: HDEC parked, LPCR and (v2) L1's DEC restored.
+    void restore_l1(hardware_thread& t, const l2_timing& in, const l1_saved& l1);
 
     l0_guest_table m_table;
     run_output_policy m_policy;

@@ -297,6 +297,7 @@ hcall_result l0_guest_table::getset(bool set, uint64_t flags, uint64_t guest, ui
         }
         apply_set(*g, v, buf, elems);
         r.elements_in = static_cast<unsigned>(elems.size());
+        r.bytes_in = used;
         return r;
     }
     // GET: L0 fills the values in place (§5.1) and writes the buffer back.
@@ -309,6 +310,8 @@ hcall_result l0_guest_table::getset(bool set, uint64_t flags, uint64_t guest, ui
     }
     if (!mem.write(addr, buf.data(), end)) return rc(H_P4);
     r.elements_out = static_cast<unsigned>(elems.size());
+    r.bytes_in = used;
+    r.bytes_out = end;
     return r;
 }
 
@@ -352,6 +355,7 @@ hcall_result l0_guest_table::begin_run(uint64_t guest, uint64_t vcpu, uint64_t f
             return rc(H_INVALID_ELEMENT_ID, e.index);
     apply_set(*g, v, buf, elems);
     r.elements_in = static_cast<unsigned>(elems.size());
+    r.bytes_in = used;
     return r;
 }
 
@@ -382,6 +386,7 @@ hcall_result l0_guest_table::end_run(uint64_t guest, uint64_t vcpu, uint64_t exi
     if (!mem.write(out_addr, out.data(), at)) return rc(H_P2, exit_vector);
     hcall_result r = rc(H_SUCCESS, exit_vector);  // R4 = exit reason (§2.6)
     r.elements_out = static_cast<unsigned>(ids.size());
+    r.bytes_out = at;
     return r;
 }
 

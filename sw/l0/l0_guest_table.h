@@ -24,6 +24,8 @@ struct hcall_result {
     uint64_t r5 = 0;
     unsigned elements_in = 0;   // GSB elements L0 decoded from L1 memory
     unsigned elements_out = 0;  // GSB elements L0 encoded into L1 memory
+    uint64_t bytes_in = 0;      // buffer bytes L0 read and validated
+    uint64_t bytes_out = 0;     // buffer bytes L0 wrote
     bool ok() const { return r3 == papr::H_SUCCESS; }
 };
 

@@ -44,6 +44,9 @@ kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
     m_vcpu.dec_timer.callback = [this] {
         // kvmppc_decrementer_wakeup -> kvmppc_decrementer_func: queue DEC, kick (§3.3).
         m_vcpu.dec_queued = true;
+        // The wake latency starts at the expiry (L1 TB -> host ticks -> time).
+        const uint64_t host = m_vcpu.dec_timer.expiry - m_cpu.context().tb_offset;
+        m_wake_from = m_cpu.thread().owner().tb().time_of(host).value();
         m_metrics.add(counter::l1_timer_wakes, m_cpu.thread().id());
     };
 }
@@ -138,6 +141,47 @@ void kvm_run_loop::main() {
     for (;;) run_single_vcpu();
 }
 
+void kvm_run_loop::mark(path_step s) {
+    hardware_thread& t = m_cpu.thread();
+    m_metrics.paths().mark(t.id(), s, t.step_time());
+}
+
+void kvm_run_loop::run_hcall_issued() {
+    // hcall() first retires what L1 charged: the call leaves when that work ends.
+    m_issued = m_cpu.thread().step_time();
+}
+
+void kvm_run_loop::run_hcall_returned() {
+    // L1 resumes once L0's return (charged to this thread) is done.
+    m_resumed = m_cpu.thread().step_time();
+    m_metrics.paths().mark(m_cpu.thread().id(), path_step::l1_parse_output, m_resumed);
+}
+
+void kvm_run_loop::sample_after_run(uint32_t reason) {
+    hardware_thread& t = m_cpu.thread();
+    path_recorder& p = m_metrics.paths();
+    const unsigned v = t.id();
+    const uint64_t entered = t.entry_time().value(), trapped = t.trap_time().value();
+    const uint64_t issued = m_issued, resumed = m_resumed;
+    const uint64_t asleep =
+        path_recorder::bit(path_step::l1_blocked) | path_recorder::bit(path_step::l1_wake);
+    if (m_last.valid) {
+        // L1's handling of the previous exit ended with this run hcall; its sleep is not
+        // handling. The round trip counts only when the vCPU did not block.
+        p.sample(latency_kind::l1_handling, v, m_last.reason, m_last.resumed, issued, asleep);
+        if (m_last.blocks == m_blocks && entered >= issued)
+            p.sample(latency_kind::round_trip, v, m_last.reason, m_last.trap, entered);
+    }
+    if (entered >= issued) {  // L2 ran (not an immediate exit)
+        p.sample(latency_kind::nested_entry, v, reason, issued, entered);
+        p.sample(latency_kind::nested_exit, v, reason, trapped, resumed);
+        if (m_wake_from && m_wake_from <= entered)
+            p.sample(latency_kind::wake, v, latency_reason::hrtimer, m_wake_from, entered);
+        m_wake_from = 0;
+    }
+    m_last = last_exit{true, reason, trapped, resumed, m_blocks};
+}
+
 bool kvm_run_loop::vcpu_woken() const {
     // kvmppc_vcpu_woken: any pending exception, prodded, doorbell (§2.2 step 10).
     return m_vcpu.dec_queued || m_vcpu.prodded;
@@ -158,6 +202,7 @@ uint64_t kvm_run_loop::hcall_number() {
 
 void kvm_run_loop::kvmppc_cede() {
     // kvmppc_cede: MSR[EE] := 1 in the vCPU's MSR, ceded := 1 (cleared if prodded), r3 := 0.
+    mark(path_step::l1_cede);
     exec(m_costs.cede);
     m_metrics.add(counter::l1_cedes, m_cpu.thread().id());
     if (m_guest.nestedv2) {
@@ -173,6 +218,7 @@ void kvm_run_loop::kvmppc_cede() {
 
 void kvm_run_loop::set_timer() {
     // kvmppc_set_timer (§3.3): queue the DEC at once if already expired, else arm the hrtimer.
+    mark(path_step::l1_set_timer);
     exec(m_costs.set_timer);
     m_metrics.add(counter::l1_set_timer, m_cpu.thread().id());
     const uint64_t now = m_cpu.mftb();
@@ -185,9 +231,12 @@ void kvm_run_loop::set_timer() {
 
 uint32_t kvm_run_loop::enter_nestedv2(uint64_t time_limit, uint64_t& tb) {
     // kvmhv_vcpu_entry_nestedv2 (§2.5): flush, run, invalidate, parse the output buffer.
+    mark(path_step::l1_flush);
     m_cache.flush(time_limit, m_guest.lpcr);
     uint64_t r4 = 0;
+    run_hcall_issued();
     const uint64_t rc = hcall(papr::H_GUEST_RUN_VCPU, 0, m_guest.id, m_vcpu.id, 0, 0, &r4);
+    run_hcall_returned();
     tb = m_cpu.mftb();
     if (rc != papr::H_SUCCESS)
         throw std::runtime_error("L1: H_GUEST_RUN_VCPU failed with " +
@@ -201,6 +250,7 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
     // kvmhv_vcpu_entry_p9_nested (§2.3): L1 puts L2's DEC in its own DEC register, passes
     // hv_guest_state (hdec_expiry = time_limit) and pt_regs, and reads the DEC back after.
     hardware_thread& t = m_cpu.thread();
+    mark(path_step::l1_flush);
     const uint64_t now = m_cpu.mftb();
     t.timers().write_dec(m_vcpu.v1_dec_expires - now);
     hv_guest_state hv;
@@ -219,7 +269,9 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
     m_mem.write(m_buf.hv_state, hvbuf, hv_guest_state_size(hv.version));
     nested_pt_regs_write(m_mem, m_buf.pt_regs, regs);
     exec(m_costs.gsb_element * 8);
+    run_hcall_issued();
     const uint64_t trap = hcall(papr::H_ENTER_NESTED, m_buf.hv_state, m_buf.pt_regs);
+    run_hcall_returned();
     tb = m_cpu.mftb();
     const uint64_t lpcr_now = t.irq().lpcr();
     const uint64_t raw = t.timers().read_dec();
@@ -242,6 +294,7 @@ void kvm_run_loop::run_single_vcpu() {
     hardware_thread& t = m_cpu.thread();
     const unsigned ti = t.id();
     // Step 1-2: reset trap and ceded; mark runnable; hard-disable interrupts.
+    mark(path_step::l1_run_loop_pass);
     exec(m_costs.run_loop_pass);
     m_vcpu.trap = 0;
     m_vcpu.ceded = false;
@@ -259,38 +312,44 @@ void kvm_run_loop::run_single_vcpu() {
     } else {
         // kvmppc_update_vpa_dispatch_p9: the DTL entry records the PC; nestedv2 reloads NIA
         // with a GET_STATE when the last exit did not return it (§2.5).
+        mark(path_step::l1_dtl);
         if (m_setup.dtl && m_guest.nestedv2) m_cache.get(gsid::NIA);
-        t.settle();  // the hcall leaves after everything L1 did before it
-        const sc_core::sc_time issued = local_time::now();
         trap = m_guest.nestedv2 ? enter_nestedv2(time_limit, tb) : enter_nestedv1(time_limit, tb);
-        if (t.entry_time() >= issued) {
-            m_metrics.add_entry_latency((t.entry_time() - issued).to_seconds() * 1e9);
-            m_metrics.add_exit_latency((local_time::now() - t.trap_time()).to_seconds() * 1e9);
-        }
         m_metrics.record_exit(local_time::now().to_seconds(), m_vcpu.id, trap);
         // An L2 H_CEDE is consumed here: kvmppc_cede, then trap := 0.
-        if (trap == trap_syscall && hcall_number() == papr::H_CEDE) {
+        const bool cede = trap == trap_syscall && hcall_number() == papr::H_CEDE;
+        sample_after_run(cede ? trap | latency_reason::cede_flag : trap);
+        if (cede) {
             kvmppc_cede();
             trap = 0;
         }
     }
     m_vcpu.trap = trap;
     // Step 6: interrupts back on: L1 services its own timer here.
+    mark(path_step::l1_interrupts);
     m_cpu.irq_enable();
     // Step 7: the DEC cancel check of the selected policy.
+    mark(path_step::l1_dec_policy);
     const bool was_queued = m_vcpu.dec_queued;
     m_policy.after_exit(m_vcpu, m_guest.nestedv2, tb, [this] { return dec_expires_host_tb(); });
     if (was_queued && !m_vcpu.dec_queued) m_metrics.add(counter::l1_dec_dequeued, ti);
     // Step 8: tracepoint kvm_guest_exit, once per pass. Enabled, its fast-assign reads the PC
     // with kvmppc_get_pc (arch/powerpc/kvm/trace_hv.h): a NIA reload in nestedv2 (§2.5).
+    mark(path_step::l1_trace_exit);
     m_metrics.add(counter::l1_guest_exits, ti);
     if (m_setup.trace_guest_exit && m_guest.nestedv2) m_cache.get(gsid::NIA);
     // Step 9: kvmppc_handle_exit_hv.
-    if (trap != 0) exec(m_costs.handle_exit);
+    if (trap != 0) {
+        mark(path_step::l1_handle_exit);
+        exec(m_costs.handle_exit);
+    }
     // Step 10: cede/blocking.
     if (!check_block()) {
         set_timer();
-        if (!check_block()) m_cpu.block_until([this] { return check_block(); });
+        if (!check_block()) {
+            ++m_blocks;
+            m_cpu.block_until([this] { return check_block(); });
+        }
     }
     m_vcpu.ceded = false;
 }

@@ -71,6 +71,11 @@ private:
     bool check_block() const;
     void set_timer();
     uint64_t dec_expires_host_tb();
+    void mark(path_step s);
+    // The latencies of the pass that just returned from L0 (docs/nested-entry-exit.md).
+    void run_hcall_issued();
+    void run_hcall_returned();
+    void sample_after_run(uint32_t reason);
 
     l1_cpu& m_cpu;
     kvm_guest& m_guest;
@@ -82,6 +87,16 @@ private:
     kvm_vcpu m_vcpu;
     nestedv2_state_cache m_cache;
     l2_vcpu_setup m_setup;
+    // Path times (sc_time values) of the last exit, for the latencies that end later.
+    struct last_exit {
+        bool valid = false;
+        uint32_t reason = 0;
+        uint64_t trap = 0, resumed = 0;
+        uint64_t blocks = 0;  // m_blocks when it was taken
+    } m_last;
+    uint64_t m_issued = 0, m_resumed = 0;  // the last run hcall's issue and return
+    uint64_t m_blocks = 0;                 // times this vCPU blocked
+    uint64_t m_wake_from = 0;              // hrtimer expiry that queued the DEC (0: none pending)
 };
 
 }  // namespace nestvp

@@ -91,6 +91,7 @@ void l1_cpu::timer_interrupt(const interrupt_record&) {
 
 void l1_cpu::block_until(const std::function<bool()>& woken) {
     // schedule() away from the vCPU task; the CPU goes idle with the tick stopped (NO_HZ).
+    m_metrics.paths().mark(m_thread.id(), path_step::l1_blocked, m_thread.step_time());
     exec(m_costs.block);
     m_metrics.add(counter::l1_blocks, m_thread.id());
     m_tick_running = false;
@@ -108,6 +109,7 @@ void l1_cpu::block_until(const std::function<bool()>& woken) {
     }
     m_ctx.nia = saved_nia;
     // Back from idle: restart the tick on the next jiffy and switch to the vCPU task.
+    m_metrics.paths().mark(m_thread.id(), path_step::l1_wake, m_thread.step_time());
     const uint64_t now = mftb();
     m_tick_running = true;
     m_next_tick = (now / m_tick_period + 1) * m_tick_period;

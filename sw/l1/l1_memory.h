@@ -1,21 +1,36 @@
 #pragma once
-// L1's own loads and stores to its (real) memory, where it builds guest state buffers for L0.
-// L1 software reaches memory directly (the costs of building buffers are charged per element).
-#include "models/guest_memory.h"
+// L1's loads and stores to its (real) memory, where it builds guest state buffers for L0: a
+// TLM-2.0 initiator (the L1 vCPU's data port, DMI when granted). The memory's annotated delay
+// is a stall of the L1 vCPU's hardware thread, so GSB traffic costs what it moves.
+#include "models/hardware_thread.h"
+#include "models/tlm_memory_port.h"
 #include "sw/gsb/memory_port.h"
 
 namespace nestvp {
 
 class l1_memory : public memory_port {
 public:
-    explicit l1_memory(guest_memory& mem) : m_mem(mem) {}
-    bool read(uint64_t addr, void* dst, size_t len) override { return m_mem.peek(addr, dst, len); }
+    // `thread` may be null (no stall is charged: tests without a running vCPU).
+    l1_memory(tlm_memory_port& port, hardware_thread* thread) : m_port(port), m_thread(thread) {}
+    bool read(uint64_t addr, void* dst, size_t len) override {
+        const bool ok = m_port.read(addr, dst, len);
+        stall();
+        return ok;
+    }
     bool write(uint64_t addr, const void* src, size_t len) override {
-        return m_mem.poke(addr, src, len);
+        const bool ok = m_port.write(addr, src, len);
+        stall();
+        return ok;
     }
 
 private:
-    guest_memory& m_mem;
+    void stall() {
+        const sc_core::sc_time d = m_port.take_delay();
+        if (m_thread && d != sc_core::SC_ZERO_TIME) m_thread->stall(d);
+    }
+
+    tlm_memory_port& m_port;
+    hardware_thread* m_thread;
 };
 
 }  // namespace nestvp

@@ -39,6 +39,9 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     // __kvmhv_nestedv2_cached_reload: one GET_STATE of one element in the input buffer.
     // Member scratch, never a local: the hcall and the charge below may suspend this coroutine,
     // and one still suspended when the simulation ends is never unwound (its heap would leak).
+    path_recorder& paths = m_metrics.paths();
+    const path_step caller = paths.current(m_thread.id());
+    paths.mark(m_thread.id(), path_step::l1_get_state, m_thread.step_time());
     gsb_builder& req = m_req;
     req.clear();
     req.add_request(id);
@@ -63,6 +66,7 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     m_metrics.add(counter::l1_cache_reloads, m_thread.id());
     m_values[id] = v;
     m_valid_gen[id] = m_valid_now;
+    paths.mark(m_thread.id(), caller, m_thread.step_time());
     return v;
 }
 

@@ -77,14 +77,31 @@ void l2_kernel::run_expired_timers(uint64_t now) {
     }
 }
 
+void l2_kernel::sample_timer_latency(uint64_t edge_tb, uint64_t handler_start) {
+    // The edge in host ticks (L2 TB minus the offsets in force), then in time: where the vCPU
+    // was at that instant says which path the interrupt waited on.
+    const uint64_t edge = m_thread.owner().tb().time_of(edge_tb - m_ctx.tb_offset).value();
+    if (edge > handler_start) return;
+    path_recorder& p = m_metrics.paths();
+    const unsigned v = m_thread.id();
+    const path_step at = p.step_at(v, edge);
+    const uint32_t where = at == path_step::l2_running   ? latency_reason::in_l2
+                           : at == path_step::l1_blocked ? latency_reason::blocked_in_l1
+                                                         : latency_reason::in_l0_l1;
+    p.sample(latency_kind::timer_interrupt, v, where, edge, handler_start);
+}
+
 void l2_kernel::timer_interrupt(const interrupt_record& rec) {
     // timer_interrupt (L-time, §6): write a positive DEC first (the exception is a level),
     // then run the clockevent handler if the event is due, else reprogram (early interrupt).
+    const uint64_t handler_start = m_thread.step_time();
+    const uint64_t edge_tb = m_next_tb;  // the 0 -> -1 transition set_next_event programmed
     m_thread.timers().write_dec(m_dec_max);
     m_metrics.add(counter::l2_timer_interrupts, m_thread.id());
     exec(m_costs.timer_interrupt);
     const uint64_t now = mftb();
     if (now >= m_next_tb) {
+        sample_timer_latency(edge_tb, handler_start);
         run_expired_timers(now);
     } else {
         m_metrics.add(counter::l2_early_timer_interrupts, m_thread.id());

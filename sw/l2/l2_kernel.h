@@ -45,6 +45,8 @@ private:
     // clockevent: decrementer_set_next_event / set_dec (L-time, §6).
     void set_next_event(uint64_t delta_ticks);
     void timer_interrupt(const interrupt_record& rec);
+    // timer_interrupt_latency_ns: the DEC edge at L2 TB `edge_tb` to the handler's start.
+    void sample_timer_latency(uint64_t edge_tb, uint64_t handler_start);
     void run_expired_timers(uint64_t now);
     void program_next_event();
     void idle_loop();

@@ -27,14 +27,25 @@ constexpr uint64_t l1_offset = 3ull << 24;
 constexpr uint64_t l2_offset = 9ull << 24;
 constexpr uint64_t in_buf = 0x10000, out_buf = 0x14000, scratch = 0x18000;
 
+l0_costs test_costs() {
+    l0_costs k;
+    k.hcall_entry = k.hcall_return = 100;
+    k.partition_switch = 1000;
+    k.gsb_element = 10;
+    k.get_state = k.set_state = 200;
+    k.guest_create = 500;
+    k.cede = k.prod = 100;
+    return k;
+}
+
 struct l0_bench {
     core c{"core", 3000000000ull, {1.0}, 512000000};
     hardware_thread t{"t", c, 0, {}};
     guest_memory mem{"mem", 1 << 20};
     nested_metrics metrics{1};
-    l0_firmware l0{"l0", run_output_policy::powervm,
-                   l0_costs{100, 100, 1000, 1000, 10, 200, 200, 500, 1000, 100, 100}, metrics};
-    l1_memory l1mem{mem};
+    l0_firmware l0{"l0", run_output_policy::powervm, test_costs(), metrics};
+    tlm_memory_port l1port{"l1port"};
+    l1_memory l1mem{l1port, nullptr};
     sw_context l1, l2;
     unsigned l2_entries = 0;
     std::vector<int64_t> l2_tb_minus_host;  // L2's TB - host ticks, at each entry
@@ -43,6 +54,7 @@ struct l0_bench {
     l0_bench() {
         t.hcall_socket.bind(l0.hcall_socket);
         l0.memory.socket.bind(mem.socket);
+        l1port.socket.bind(mem.socket);
         l1.level = context_level::l1;
         l1.tb_offset = l1_offset;
         l2.level = context_level::l2;

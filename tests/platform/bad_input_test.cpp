@@ -195,13 +195,13 @@ TEST(PlatformBadInput, SmtSpeedAboveOne) {
 }
 
 TEST(PlatformBadInput, CostWithoutSource) {
-    expect_bad("cost_without_source.yaml", {}, "cost_without_source.yaml:3:15", "l0.costs.run_vcpu",
-               "found no source");
+    expect_bad("cost_without_source.yaml", {}, "cost_without_source.yaml:3:23",
+               "l0.costs.partition_switch", "found no source");
 }
 
 TEST(PlatformBadInput, CostWithEmptySource) {
-    expect_bad("cost_empty_source.yaml", {}, "cost_empty_source.yaml:3:38",
-               "l0.costs.run_vcpu.source", "a non-empty string");
+    expect_bad("cost_empty_source.yaml", {}, "cost_empty_source.yaml:3:46",
+               "l0.costs.partition_switch.source", "a non-empty string");
 }
 
 TEST(PlatformBadInput, CostWithoutCycles) {
@@ -210,17 +210,17 @@ TEST(PlatformBadInput, CostWithoutCycles) {
 }
 
 TEST(PlatformBadInput, UnknownCost) {
-    expect_bad("cost_unknown.yaml", {}, "cost_unknown.yaml:3:5", "l0.costs.run_vcpux",
+    expect_bad("cost_unknown.yaml", {}, "cost_unknown.yaml:3:5", "l0.costs.partition_switchx",
                "a key of l0.costs");
 }
 
 TEST(PlatformBadInput, UnknownCostField) {
     expect_bad("cost_unknown_field.yaml", {}, "cost_unknown_field.yaml:3:37", "l2.costs.tick.note",
-               "a cost key (cycles or source)");
+               "a cost key (cycles, source or range)");
 }
 
 TEST(PlatformBadInput, CostAsBareNumber) {
-    expect_bad("cost_scalar.yaml", {}, "cost_scalar.yaml:3:15", "l0.costs.run_vcpu",
+    expect_bad("cost_scalar.yaml", {}, "cost_scalar.yaml:3:23", "l0.costs.partition_switch",
                "{cycles: an integer");
 }
 
@@ -331,8 +331,9 @@ TEST(PlatformBadInput, SetEmptyNumber) {
 }
 
 TEST(PlatformBadInput, SetBadCostCycles) {
-    expect_bad("../../../platforms/reference.yaml", {"l0.costs.run_vcpu=fast"},
-               "--set l0.costs.run_vcpu=fast", "l0.costs.run_vcpu", "an integer in 0..1000000000");
+    expect_bad("../../../platforms/reference.yaml", {"l0.costs.partition_switch=fast"},
+               "--set l0.costs.partition_switch=fast", "l0.costs.partition_switch",
+               "an integer in 0..1000000000");
 }
 
 TEST(PlatformBadInput, SetBreaksCrossCheck) {

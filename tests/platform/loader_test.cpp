@@ -53,9 +53,10 @@ TEST(PlatformLoader, IncludeOverrideOrder) {
     EXPECT_EQ(c.l2.vcpus, 8u);  // only base.yaml sets it
     EXPECT_EQ(c.l2.hz, 300u);   // second.yaml (later include) overrides base.yaml
     EXPECT_EQ(c.l1.hz, 1000u);  // the file's own key overrides base.yaml
-    EXPECT_EQ(c.l0.costs.at("run_vcpu").cycles, 7000u);
-    EXPECT_EQ(c.l0.costs.at("run_vcpu").source, "test: second.yaml");
-    EXPECT_EQ(c.l0.costs.at("l2_exit").cycles, default_costs("l0").at("l2_exit").cycles);
+    EXPECT_EQ(c.l0.costs.at("partition_switch").cycles, 7000u);
+    EXPECT_EQ(c.l0.costs.at("partition_switch").source, "test: second.yaml");
+    EXPECT_EQ(c.l0.costs.at("exit_interrupt").cycles,
+              default_costs("l0").at("exit_interrupt").cycles);
 }
 
 TEST(PlatformLoader, IncludePathsAreRelativeToTheIncludingFile) {
@@ -92,9 +93,10 @@ TEST(PlatformLoader, LaterSetWins) {
 }
 
 TEST(PlatformLoader, SetCostCyclesAndSource) {
-    platform_config c = load_platform(platforms_dir + "reference.yaml", {"l0.costs.run_vcpu=8000"});
-    EXPECT_EQ(c.l0.costs.at("run_vcpu").cycles, 8000u);
-    EXPECT_EQ(c.l0.costs.at("run_vcpu").source, "--set on the command line");
+    platform_config c =
+        load_platform(platforms_dir + "reference.yaml", {"l0.costs.partition_switch=8000"});
+    EXPECT_EQ(c.l0.costs.at("partition_switch").cycles, 8000u);
+    EXPECT_EQ(c.l0.costs.at("partition_switch").source, "--set on the command line");
     c = load_platform(platforms_dir + "reference.yaml",
                       {"l1.costs.wake.cycles=5000", "l1.costs.wake.source=assumption: test"});
     EXPECT_EQ(c.l1.costs.at("wake").cycles, 5000u);
@@ -258,7 +260,7 @@ TEST(PlatformSchema, RunCommandKeysExist) {
                           "workload.arithoh_copies", "run.duration_s", "run.seed"})
         EXPECT_NE(find_param(k), nullptr) << k;
     EXPECT_EQ(find_param("l2"), nullptr);
-    EXPECT_EQ(find_param("l0.costs.run_vcpu")->type, param_type::cost);
+    EXPECT_EQ(find_param("l0.costs.partition_switch")->type, param_type::cost);
 }
 
 TEST(PlatformSchema, ParamsListEveryKeyWithTypeDefaultAndUnit) {
