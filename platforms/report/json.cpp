@@ -56,23 +56,44 @@ void json_writer::key_prefix(const std::string& key) {
     m_out += m_first.back() ? "\n" : ",\n";
     m_first.back() = false;
     m_out.append(2 * m_first.size(), ' ');
-    m_out += json_quote(key) + ": ";
+    if (!m_in_array.back()) m_out += json_quote(key) + ": ";
+}
+
+void json_writer::close(char bracket) {
+    const bool empty = m_first.back();
+    m_first.pop_back();
+    m_in_array.pop_back();
+    if (!empty) {
+        m_out += "\n";
+        m_out.append(2 * m_first.size(), ' ');
+    }
+    m_out += bracket;
 }
 
 void json_writer::begin_object(const std::string& key) {
     key_prefix(key);
     m_out += "{";
     m_first.push_back(true);
+    m_in_array.push_back(false);
 }
 
 void json_writer::end_object() {
-    const bool empty = m_first.back();
-    m_first.pop_back();
-    if (!empty) {
-        m_out += "\n";
-        m_out.append(2 * m_first.size(), ' ');
-    }
-    m_out += "}";
+    close('}');
+}
+
+void json_writer::begin_array(const std::string& key) {
+    key_prefix(key);
+    m_out += "[";
+    m_first.push_back(true);
+    m_in_array.push_back(true);
+}
+
+void json_writer::end_array() {
+    close(']');
+}
+
+void json_writer::element(const std::string& json_text) {
+    raw_member({}, json_text);
 }
 
 void json_writer::member(const std::string& key, const std::string& value) {

@@ -18,11 +18,15 @@ std::string json_quote(const std::string& s);
 std::string json_number(double v);
 std::string json_number(uint64_t v);
 
-// Builds indented JSON text (two spaces a level) one member at a time.
+// Builds indented JSON text (two spaces a level) one member at a time. Inside an array the
+// key arguments are ignored: members become elements.
 class json_writer {
 public:
     void begin_object(const std::string& key = {});
     void end_object();
+    void begin_array(const std::string& key = {});
+    void end_array();
+    void element(const std::string& json_text);  // one array element, already JSON
     void member(const std::string& key, const std::string& value);  // string value
     void member(const std::string& key, const char* value) { member(key, std::string(value)); }
     void member(const std::string& key, double value);
@@ -33,8 +37,10 @@ public:
 
 private:
     void key_prefix(const std::string& key);
+    void close(char bracket);
     std::string m_out;
-    std::vector<bool> m_first;  // per open object: no member written yet
+    std::vector<bool> m_first;     // per open object or array: nothing written yet
+    std::vector<bool> m_in_array;  // per open object or array: it is an array
 };
 
 class json_parse_error : public std::runtime_error {

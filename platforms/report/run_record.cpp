@@ -15,6 +15,20 @@
 
 namespace nestvp {
 
+const latency_report& latency_of(const run_metrics& m, const std::string& kind) {
+    static const latency_report empty;
+    const auto it = m.latencies.find(kind);
+    return it == m.latencies.end() ? empty : it->second;
+}
+
+std::string latency_title(const std::string& kind) {
+    std::string t = kind;
+    if (t.size() > 3 && t.compare(t.size() - 3, 3, "_ns") == 0) t.resize(t.size() - 3);
+    for (char& c : t)
+        if (c == '_') c = ' ';
+    return t;
+}
+
 settings_list parse_settings(const std::vector<std::string>& sets) {
     settings_list out;
     for (const auto& s : sets) {
@@ -35,12 +49,46 @@ settings_list parse_settings(const std::vector<std::string>& sets) {
 
 namespace {
 
-void write_latency(json_writer& w, const std::string& key, const latency_summary& l) {
+void write_summary(json_writer& w, const std::string& key, const latency_summary& l) {
     w.begin_object(key);
     w.member("count", l.count);
+    w.member("mean", l.mean);
     w.member("p50", l.p50);
+    w.member("p90", l.p90);
     w.member("p99", l.p99);
     w.member("max", l.max);
+    w.end_object();
+}
+
+void write_by_reason(json_writer& w, const std::string& key,
+                     const std::map<std::string, latency_summary>& m) {
+    w.begin_object(key);
+    for (const auto& kv : m) write_summary(w, kv.first, kv.second);
+    w.end_object();
+}
+
+// Every kind of latency_kinds() is written, a missing one as an empty report.
+void write_latencies(json_writer& w, const run_metrics& m) {
+    w.begin_object("latencies");
+    for (const auto& kind : latency_kinds()) {
+        const latency_report& r = latency_of(m, kind);
+        w.begin_object(kind);
+        write_summary(w, "all", r.all);
+        write_by_reason(w, "by_reason", r.by_reason);
+        w.begin_array("by_vcpu");  // index: L2 vCPU
+        for (const auto& v : r.by_vcpu) write_by_reason(w, {}, v);
+        w.end_array();
+        w.begin_array("breakdown");  // path order
+        for (const auto& st : r.breakdown)
+            w.element("{\"step\": " + json_quote(st.step) +
+                      ", \"mean_ns\": " + json_number(st.mean_ns) + "}");
+        w.end_array();
+        w.begin_array("histogram");  // [bin centre ns, count], ascending
+        for (const auto& b : r.histogram)
+            w.element("[" + json_number(b.first) + ", " + json_number(b.second) + "]");
+        w.end_array();
+        w.end_object();
+    }
     w.end_object();
 }
 
@@ -71,15 +119,79 @@ double need_num(const json_value& obj, const std::string& key, const std::string
     return need(obj, key, json_value::number_v, what, path).num;
 }
 
-latency_summary read_latency(const json_value& m, const std::string& key, const std::string& what) {
-    const json_value& o = need(m, key, json_value::object_v, what, "metrics");
-    const std::string p = "metrics." + key;
+latency_summary read_summary(const json_value& obj, const std::string& key, const std::string& what,
+                             const std::string& path) {
+    const json_value& o = need(obj, key, json_value::object_v, what, path);
+    const std::string p = path + "." + key;
     latency_summary l;
     l.count = need_u64(o, "count", what, p);
+    l.mean = need_num(o, "mean", what, p);
     l.p50 = need_num(o, "p50", what, p);
+    l.p90 = need_num(o, "p90", what, p);
     l.p99 = need_num(o, "p99", what, p);
     l.max = need_num(o, "max", what, p);
     return l;
+}
+
+std::map<std::string, latency_summary> read_by_reason(const json_value& o, const std::string& what,
+                                                      const std::string& path) {
+    if (o.kind != json_value::object_v) bad(what, path, "has the wrong type");
+    std::map<std::string, latency_summary> out;
+    for (const auto& kv : o.members) out[kv.first] = read_summary(o, kv.first, what, path);
+    return out;
+}
+
+// A number that may be written as null (non-finite), else an error naming the place.
+double item_num(const json_value& v, const std::string& what, const std::string& path) {
+    if (v.kind == json_value::null_v) return 0;
+    if (v.kind != json_value::number_v) bad(what, path, "expected a number");
+    return v.num;
+}
+
+latency_report read_report(const json_value& lat, const std::string& kind,
+                           const std::string& what) {
+    const std::string p = "metrics.latencies." + kind;
+    const json_value& o = need(lat, kind, json_value::object_v, what, "metrics.latencies");
+    latency_report r;
+    r.all = read_summary(o, "all", what, p);
+    r.by_reason =
+        read_by_reason(need(o, "by_reason", json_value::object_v, what, p), what, p + ".by_reason");
+    const json_value& vs = need(o, "by_vcpu", json_value::array_v, what, p);
+    for (size_t i = 0; i < vs.items.size(); ++i)
+        r.by_vcpu.push_back(
+            read_by_reason(vs.items[i], what, p + ".by_vcpu[" + std::to_string(i) + "]"));
+    const json_value& bd = need(o, "breakdown", json_value::array_v, what, p);
+    for (size_t i = 0; i < bd.items.size(); ++i) {
+        const std::string ip = p + ".breakdown[" + std::to_string(i) + "]";
+        if (bd.items[i].kind != json_value::object_v) bad(what, ip, "expected an object");
+        latency_step st;
+        st.step = need(bd.items[i], "step", json_value::string_v, what, ip).str;
+        st.mean_ns = need_num(bd.items[i], "mean_ns", what, ip);
+        r.breakdown.push_back(st);
+    }
+    const json_value& h = need(o, "histogram", json_value::array_v, what, p);
+    for (size_t i = 0; i < h.items.size(); ++i) {
+        const std::string ip = p + ".histogram[" + std::to_string(i) + "]";
+        const json_value& b = h.items[i];
+        if (b.kind != json_value::array_v || b.items.size() != 2)
+            bad(what, ip, "expected [bin centre ns, count]");
+        const double centre = item_num(b.items[0], what, ip + "[0]");
+        if (b.items[1].kind != json_value::number_v || !b.items[1].is_uint)
+            bad(what, ip + "[1]", "expected a non-negative integer");
+        if (!r.histogram.empty() && !(centre > r.histogram.back().first))
+            bad(what, ip, "bin centres must ascend");
+        r.histogram.emplace_back(centre, b.items[1].u);
+    }
+    return r;
+}
+
+std::map<std::string, latency_report> read_latencies(const json_value& m, const std::string& what) {
+    const json_value& lat = need(m, "latencies", json_value::object_v, what, "metrics");
+    std::map<std::string, latency_report> out;
+    for (const auto& kind : latency_kinds()) out[kind] = read_report(lat, kind, what);
+    for (const auto& kv : lat.members)
+        if (!out.count(kv.first)) bad(what, "metrics.latencies." + kv.first, "unknown latency");
+    return out;
 }
 
 std::map<std::string, uint64_t> read_counts(const json_value& m, const std::string& key,
@@ -116,8 +228,7 @@ std::string run_record_json(const run_record& rec) {
     for (const auto& kv : m.exits_by_reason) w.member(kv.first, kv.second);
     w.end_object();
     w.member("arithoh_count", m.arithoh_count);
-    write_latency(w, "nested_entry_latency_ns", m.nested_entry_latency_ns);
-    write_latency(w, "nested_exit_latency_ns", m.nested_exit_latency_ns);
+    write_latencies(w, m);
     w.begin_object("counters");
     for (const auto& kv : m.counters) w.member(kv.first, kv.second);
     w.end_object();
@@ -158,8 +269,7 @@ run_record parse_run_record(const std::string& text, const std::string& what) {
     rm.h_enter_nested = need_u64(m, "h_enter_nested", what, "metrics");
     rm.exits_by_reason = read_counts(m, "exits_by_reason", what);
     rm.arithoh_count = need_u64(m, "arithoh_count", what, "metrics");
-    rm.nested_entry_latency_ns = read_latency(m, "nested_entry_latency_ns", what);
-    rm.nested_exit_latency_ns = read_latency(m, "nested_exit_latency_ns", what);
+    rm.latencies = read_latencies(m, what);
     rm.counters = read_counts(m, "counters", what);
     // Optional: records written before per-vCPU counters existed have none.
     if (const json_value* vs = m.find("vcpus")) {

@@ -17,6 +17,11 @@ struct run_record {
     run_result result;
 };
 
+// The report of one latency kind; an empty report if the run has none of that kind.
+const latency_report& latency_of(const run_metrics& m, const std::string& kind);
+// "l1_handling_latency_ns" -> "l1 handling latency": the kind as tables and plots name it.
+std::string latency_title(const std::string& kind);
+
 // Splits "key=value" strings into settings; a key given twice keeps its first position and
 // its last value. Throws std::invalid_argument naming the bad string.
 settings_list parse_settings(const std::vector<std::string>& sets);

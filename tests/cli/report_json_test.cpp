@@ -26,8 +26,19 @@ run_record sample_record() {
     m.h_enter_nested = 0;
     m.exits_by_reason = {{"0x980", 100}, {"0xc00", 52}, {"0x0", 3}};
     m.arithoh_count = 3403089673ull;
-    m.nested_entry_latency_ns = {1000, 812.5, 1500.25, 2000};
-    m.nested_exit_latency_ns = {999, 640, 900.1, 4321};
+    latency_report& e = m.latencies["nested_entry_latency_ns"];
+    e.all = {1000, 850.5, 812.5, 1200, 1500.25, 2000};
+    e.by_reason = {{"0x980 HDEC", {600, 800, 790, 900, 1000, 1100}},
+                   {"0xc00 H_CEDE", {400, 900, 880, 1300, 1500.25, 2000}}};
+    e.by_vcpu = {{{"0x980 HDEC", {600, 800, 790, 900, 1000, 1100}}},
+                 {{"0xc00 H_CEDE", {400, 900, 880, 1300, 1500.25, 2000}}}};
+    e.breakdown = {{"L1 H_GUEST_RUN_VCPU", 300.25}, {"L0 \"switch\"", 550.25}};
+    e.histogram = {{790.5, 600}, {880, 399}, {2000, 1}};
+    latency_report& t = m.latencies["timer_interrupt_latency_ns"];
+    t.all = {999, 640, 600, 800, 900.1, 4321};
+    t.by_reason = {{"in L2", {900, 600, 590, 700, 800, 900}},
+                   {"blocked in L1", {99, 1000, 0, 0, 0, 4321}}};
+    t.histogram = {{600, 999}};
     m.counters = {{"l0.hcalls", 5}, {"l1.blocks", 6}, {"l2.timer_interrupts", 7}};
     m.vcpu_counters = {{{"l1.guest_exits", 2}}, {{"l1.blocks", 6}, {"l1.guest_exits", 150}}};
     return r;
@@ -118,12 +129,29 @@ TEST(RunRecord, JsonHasTheDocumentedKeysInOrder) {
                           "\"0x980\"",
                           "\"0xc00\"",
                           "\"arithoh_count\"",
+                          "\"latencies\"",
                           "\"nested_entry_latency_ns\"",
+                          "\"all\"",
                           "\"count\"",
+                          "\"mean\"",
                           "\"p50\"",
+                          "\"p90\"",
                           "\"p99\"",
                           "\"max\"",
+                          "\"by_reason\"",
+                          "\"0x980 HDEC\"",
+                          "\"0xc00 H_CEDE\"",
+                          "\"by_vcpu\"",
+                          "\"breakdown\"",
+                          "\"step\": \"L1 H_GUEST_RUN_VCPU\"",
+                          "\"histogram\"",
+                          "[790.5, 600]",
                           "\"nested_exit_latency_ns\"",
+                          "\"l1_handling_latency_ns\"",
+                          "\"round_trip_latency_ns\"",
+                          "\"timer_interrupt_latency_ns\"",
+                          "\"in L2\"",
+                          "\"wake_latency_ns\"",
                           "\"counters\"",
                           "\"l0.hcalls\"",
                           "\"l1.blocks\"",
@@ -139,6 +167,13 @@ TEST(RunRecord, JsonHasTheDocumentedKeysInOrder) {
     }
     EXPECT_NE(j.find("\"arithoh_count\": 3403089673"), std::string::npos);
     EXPECT_NE(j.find("\"p99\": 1500.25"), std::string::npos);
+    EXPECT_NE(j.find("{\"step\": \"L0 \\\"switch\\\"\", \"mean_ns\": 550.25}"), std::string::npos)
+        << j;
+    // A kind with no sample is still written, with count 0 and empty lists.
+    EXPECT_NE(j.find("\"wake_latency_ns\": {\n        \"all\": {\n          \"count\": 0,"),
+              std::string::npos)
+        << j;
+    EXPECT_NE(j.find("\"by_vcpu\": [],"), std::string::npos);
     EXPECT_NE(j.find("\"partial\": false"), std::string::npos);
     EXPECT_EQ(j.find("samples"), std::string::npos);  // samples are not written to JSON
 }
@@ -155,7 +190,23 @@ TEST(RunRecord, RoundTripIsByteIdentical) {
     EXPECT_EQ(back.result.metrics.counters.at("l1.blocks"), 6u);
     ASSERT_EQ(back.result.metrics.vcpu_counters.size(), 2u);
     EXPECT_EQ(back.result.metrics.vcpu_counters[1].at("l1.guest_exits"), 150u);
-    EXPECT_DOUBLE_EQ(back.result.metrics.nested_exit_latency_ns.p99, 900.1);
+    const auto& lat = back.result.metrics.latencies;
+    ASSERT_EQ(lat.size(), latency_kinds().size());
+    const latency_report& e = lat.at("nested_entry_latency_ns");
+    EXPECT_EQ(e.all.count, 1000u);
+    EXPECT_DOUBLE_EQ(e.all.mean, 850.5);
+    EXPECT_DOUBLE_EQ(e.all.p90, 1200);
+    EXPECT_DOUBLE_EQ(e.by_reason.at("0xc00 H_CEDE").p99, 1500.25);
+    ASSERT_EQ(e.by_vcpu.size(), 2u);
+    EXPECT_EQ(e.by_vcpu[1].at("0xc00 H_CEDE").count, 400u);
+    ASSERT_EQ(e.breakdown.size(), 2u);
+    EXPECT_EQ(e.breakdown[1].step, "L0 \"switch\"");  // order and text kept
+    EXPECT_DOUBLE_EQ(e.breakdown[0].mean_ns, 300.25);
+    ASSERT_EQ(e.histogram.size(), 3u);
+    EXPECT_EQ(e.histogram[2], (std::pair<double, uint64_t>(2000, 1)));
+    EXPECT_DOUBLE_EQ(lat.at("timer_interrupt_latency_ns").all.p99, 900.1);
+    EXPECT_EQ(lat.at("timer_interrupt_latency_ns").by_reason.at("blocked in L1").count, 99u);
+    EXPECT_EQ(lat.at("wake_latency_ns").all.count, 0u);
     EXPECT_EQ(run_record_json(back), j1);
 }
 
@@ -169,6 +220,44 @@ TEST(RunRecord, ParseErrorsNameTheKey) {
         EXPECT_STREQ(e.what(), "p.json: metrics.gsb_recv: missing");
     }
     EXPECT_THROW(parse_run_record("[]", "p.json"), std::runtime_error);
+    // Malformed latencies: each error names the place.
+    const std::string good = run_record_json(sample_record());
+    const auto error_of = [&](const std::string& from, const std::string& to) {
+        std::string t = good;
+        const size_t at = t.find(from);
+        if (at == std::string::npos) return "'" + from + "' not in the record";
+        t.replace(at, from.size(), to);
+        try {
+            parse_run_record(t, "p.json");
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(error_of("\"wake_latency_ns\"", "\"sleep_latency_ns\""),
+              "p.json: metrics.latencies.wake_latency_ns: missing");
+    EXPECT_EQ(error_of("\"latencies\": {", "\"latencies\": {\"x_ns\": {}, "),
+              "p.json: metrics.latencies.x_ns: unknown latency");
+    EXPECT_EQ(error_of("\"mean\": 850.5", "\"mean\": \"850.5\""),
+              "p.json: metrics.latencies.nested_entry_latency_ns.all.mean: has the wrong type");
+    EXPECT_EQ(error_of("\"count\": 600", "\"count\": -600"),
+              "p.json: metrics.latencies.nested_entry_latency_ns.by_reason.0x980 HDEC.count: "
+              "expected a non-negative integer");
+    EXPECT_EQ(error_of("\"by_vcpu\": [\n", "\"by_vcpu\": [3,\n"),
+              "p.json: metrics.latencies.nested_entry_latency_ns.by_vcpu[0]: has the wrong type");
+    EXPECT_EQ(error_of("{\"step\": \"L1", "{\"stp\": \"L1"),
+              "p.json: metrics.latencies.nested_entry_latency_ns.breakdown[0].step: missing");
+    EXPECT_EQ(error_of("[880, 399]", "[880]"),
+              "p.json: metrics.latencies.nested_entry_latency_ns.histogram[1]: expected [bin "
+              "centre ns, count]");
+    EXPECT_EQ(error_of("[880, 399]", "[880, 3.5]"),
+              "p.json: metrics.latencies.nested_entry_latency_ns.histogram[1][1]: expected a "
+              "non-negative integer");
+    EXPECT_EQ(error_of("[880, 399]", "[700, 399]"),
+              "p.json: metrics.latencies.nested_entry_latency_ns.histogram[1]: bin centres must "
+              "ascend");
+    EXPECT_EQ(error_of("\"histogram\": [\n", "\"histogram\": {},\"h\": [\n"),
+              "p.json: metrics.latencies.nested_entry_latency_ns.histogram: has the wrong type");
     EXPECT_THROW(parse_run_record("{\"platform\": 3}", "p.json"), std::runtime_error);
 }
 
@@ -194,13 +283,13 @@ TEST(RunRecord, PerVcpuCountersAreOptionalAndNumberedInOrder) {
 TEST(RunRecord, PartialAndNonFiniteValuesSurvive) {
     run_record r = sample_record();
     r.result.partial = true;
-    r.result.metrics.nested_entry_latency_ns.p50 = std::nan("");
+    r.result.metrics.latencies["nested_entry_latency_ns"].all.p50 = std::nan("");
     const std::string j = run_record_json(r);
     EXPECT_NE(j.find("\"partial\": true"), std::string::npos);
     EXPECT_NE(j.find("\"p50\": null"), std::string::npos);
     const run_record back = parse_run_record(j, "p.json");
     EXPECT_TRUE(back.result.partial);
-    EXPECT_EQ(back.result.metrics.nested_entry_latency_ns.p50, 0);
+    EXPECT_EQ(back.result.metrics.latencies.at("nested_entry_latency_ns").all.p50, 0);
 }
 
 TEST(RunRecord, SettingsKeepFirstPositionAndLastValue) {

@@ -69,6 +69,12 @@ TEST(SweepPlan, EmittedJobsRunInAShellAndMergeInOrder) {
     const std::string dir = test::fresh_dir("emit");
     // A stand-in executable: the job lines must run as written, in any order.
     const std::string fake = dir + "/fake nestvp.sh";
+    std::string empty_latencies;
+    for (const auto& kind : latency_kinds())
+        empty_latencies += (empty_latencies.empty() ? "\"" : ",\"") + kind +
+                           "\":{\"all\":{\"count\":0,\"mean\":0,\"p50\":0,\"p90\":0,\"p99\":0,"
+                           "\"max\":0},\"by_reason\":{},\"by_vcpu\":[],\"breakdown\":[],"
+                           "\"histogram\":[]}";
     write_text_file(
         fake,
         "#!/bin/sh\n# args: run FILE --set A --set B --json OUT --quiet\n"
@@ -78,9 +84,10 @@ TEST(SweepPlan, EmittedJobsRunInAShellAndMergeInOrder) {
         "\"sc_events\":1,\"partial\":false,\"metrics\":{\"kvm_guest_exit\":%s,\"gsb_recv\":0,\"gsb_"
         "send\":0,"
         "\"h_guest_run_vcpu\":0,\"h_enter_nested\":0,\"exits_by_reason\":{},\"arithoh_count\":0,"
-        "\"nested_entry_latency_ns\":{\"count\":0,\"p50\":0,\"p99\":0,\"max\":0},"
-        "\"nested_exit_latency_ns\":{\"count\":0,\"p50\":0,\"p99\":0,\"max\":0},\"counters\":{}}}' "
-        "\"$v\" \"$v\" > \"$out\"\n");
+        "\"latencies\":{" +
+            empty_latencies +
+            "},\"counters\":{}}}' "
+            "\"$v\" \"$v\" > \"$out\"\n");
     ASSERT_EQ(std::system(("chmod +x '" + fake + "'").c_str()), 0);
     const sweep_plan p = make_sweep_plan("/abs/ref.yaml", {}, {parse_grid("k=3,1,2")});
     emit_jobs(p, fake, dir);
