@@ -28,7 +28,8 @@ const char* const k_help =
     "  --set KEY=VALUE    override a key on both sides (repeatable)\n"
     "  --vs KEY=VALUE     override a key on the B side only (repeatable)\n"
     "  --json OUT         write {\"a\": run, \"b\": run, \"difference_pct\": {...}}\n"
-    "  --plot DIR         write overlaid latency histograms and one exit timeline per side\n"
+    "  --plot DIR         write latency CDFs and breakdowns (both sides per figure) and the\n"
+    "                     exit rate per vCPU of each side\n"
     "  -j N               run at most N sides at once (default 2)\n"
     "  --quiet            no progress messages\n"
     "  --help             this text\n"
@@ -179,6 +180,8 @@ int compare_main(int argc, char** argv) {
                     rec[1].result.sim_seconds, partial ? " (PARTIAL: interrupted)" : "");
         const auto rows = compare_rows(rec[0], rec[1]);
         std::fputs(compare_table(rows, label_a, label_b).c_str(), stdout);
+        const std::string breakdown = compare_breakdown_tables(rec[0], rec[1], label_a, label_b);
+        if (!breakdown.empty()) std::printf("\n%s", breakdown.c_str());
         std::fflush(stdout);
         try {
             if (!json_out.empty()) {

@@ -66,6 +66,59 @@ std::string two_columns(const std::vector<line>& lines) {
     return out;
 }
 
+// | a | b | ... | with aligned columns; the first column left-aligned, the others right.
+std::string markdown_table(const std::vector<std::vector<std::string>>& cells) {
+    const size_t n = cells.empty() ? 0 : cells[0].size();
+    std::vector<size_t> w(n, 3);
+    for (const auto& row : cells)
+        for (size_t i = 0; i < n; ++i) w[i] = std::max(w[i], row[i].size());
+    std::string out;
+    for (size_t k = 0; k < cells.size(); ++k) {
+        out += "|";
+        for (size_t i = 0; i < n; ++i) {
+            const std::string& c = cells[k][i];
+            const std::string pad(w[i] - c.size(), ' ');
+            out += " " + (i == 0 ? c + pad : pad + c) + " |";  // numbers right-aligned
+        }
+        out += "\n";
+        if (k == 0) {
+            out += "|" + std::string(w[0] + 2, '-') + "|";
+            for (size_t i = 1; i < n; ++i) out += std::string(w[i] + 1, '-') + ":|";
+            out += "\n";
+        }
+    }
+    return out;
+}
+
+std::string ns(double v) {
+    return format_fixed(v, 1);
+}
+
+// Per kind: count, mean and percentiles; then each path's steps with their share of the mean.
+std::string latency_tables(const run_metrics& m) {
+    std::vector<std::vector<std::string>> cells = {
+        {"latency (ns)", "count", "mean", "p50", "p90", "p99", "max"}};
+    for (const auto& kind : latency_kinds()) {
+        const latency_summary& l = latency_of(m, kind).all;
+        cells.push_back({latency_title(kind), group_thousands(l.count), ns(l.mean), ns(l.p50),
+                         ns(l.p90), ns(l.p99), ns(l.max)});
+    }
+    std::string out = "latencies\n" + markdown_table(cells);
+    for (const auto& kind : latency_kinds()) {
+        const auto& steps = latency_of(m, kind).breakdown;
+        if (steps.empty()) continue;
+        double total = 0;
+        for (const auto& st : steps) total += st.mean_ns;
+        std::vector<std::vector<std::string>> b = {{"step", "mean ns", "share"}};
+        for (const auto& st : steps)
+            b.push_back({st.step, ns(st.mean_ns),
+                         total > 0 ? format_fixed(st.mean_ns / total * 100, 1) + " %" : "n/a"});
+        b.push_back({"total", ns(total), total > 0 ? "100.0 %" : "n/a"});
+        out += "\n" + latency_title(kind) + " breakdown\n" + markdown_table(b);
+    }
+    return out;
+}
+
 std::string level_of(const std::string& counter) {
     const auto dot = counter.find('.');
     std::string lvl = dot == std::string::npos ? "other" : counter.substr(0, dot);
@@ -93,14 +146,8 @@ std::string summary_table(const run_record& rec) {
     lines.push_back({"h_enter_nested", group_thousands(m.h_enter_nested)});
     for (const auto& kv : m.exits_by_reason)
         lines.push_back({"exits " + kv.first, group_thousands(kv.second)});
-    const auto lat = [&](const std::string& name, const latency_summary& l) {
-        lines.push_back({name + " count", group_thousands(l.count)});
-        lines.push_back({name + " p50", format_fixed(l.p50, 1) + " ns"});
-        lines.push_back({name + " p99", format_fixed(l.p99, 1) + " ns"});
-        lines.push_back({name + " max", format_fixed(l.max, 1) + " ns"});
-    };
-    lat("nested entry latency", m.nested_entry_latency_ns);
-    lat("nested exit latency", m.nested_exit_latency_ns);
+    std::string out = two_columns(lines) + latency_tables(m);
+    lines.clear();
     lines.push_back({"simulation", ""});
     lines.push_back({"simulated time", format_fixed(r.sim_seconds, 3) + " s"});
     lines.push_back({"wall time", format_fixed(r.wall_seconds, 3) + " s"});
@@ -136,7 +183,7 @@ std::string summary_table(const run_record& rec) {
             {"vcpu " + std::to_string(v),
              get("l1.guest_exits") + " / " + get("l2.cedes") + " / " + get("l1.blocks")});
     }
-    return two_columns(lines);
+    return out + two_columns(lines);
 }
 
 std::vector<compare_row> compare_rows(const run_record& a, const run_record& b) {
@@ -155,14 +202,11 @@ std::vector<compare_row> compare_rows(const run_record& a, const run_record& b) 
     count("h_guest_run_vcpu", ma.h_guest_run_vcpu, mb.h_guest_run_vcpu);
     if (ma.h_enter_nested || mb.h_enter_nested)
         count("h_enter_nested", ma.h_enter_nested, mb.h_enter_nested);
-    lat("nested entry latency p50 (ns)", ma.nested_entry_latency_ns.p50,
-        mb.nested_entry_latency_ns.p50);
-    lat("nested entry latency p99 (ns)", ma.nested_entry_latency_ns.p99,
-        mb.nested_entry_latency_ns.p99);
-    lat("nested exit latency p50 (ns)", ma.nested_exit_latency_ns.p50,
-        mb.nested_exit_latency_ns.p50);
-    lat("nested exit latency p99 (ns)", ma.nested_exit_latency_ns.p99,
-        mb.nested_exit_latency_ns.p99);
+    for (const auto& kind : latency_kinds()) {
+        const latency_summary &la = latency_of(ma, kind).all, &lb = latency_of(mb, kind).all;
+        lat(latency_title(kind) + " p50 (ns)", la.p50, lb.p50);
+        lat(latency_title(kind) + " p99 (ns)", la.p99, lb.p99);
+    }
     std::set<std::string> reasons;
     for (const auto& kv : ma.exits_by_reason) reasons.insert(kv.first);
     for (const auto& kv : mb.exits_by_reason) reasons.insert(kv.first);
@@ -185,23 +229,53 @@ std::string compare_table(const std::vector<compare_row>& rows, const std::strin
         };
         cells.push_back({r.metric, fmt(r.a), fmt(r.b), format_diff_pct(r.a, r.b)});
     }
-    size_t w[4] = {3, 3, 3, 3};
-    for (const auto& row : cells)
-        for (int i = 0; i < 4; ++i) w[i] = std::max(w[i], row[i].size());
+    return markdown_table(cells);
+}
+
+namespace {
+
+std::vector<std::string> merged_steps(const std::vector<latency_step>& a,
+                                      const std::vector<latency_step>& b) {
+    std::vector<std::string> out;
+    for (const auto& st : a) out.push_back(st.step);
+    // A step only B has goes right after the step B has before it (path order on both sides).
+    size_t after = 0;
+    for (const auto& st : b) {
+        const auto it = std::find(out.begin(), out.end(), st.step);
+        if (it != out.end()) {
+            after = static_cast<size_t>(it - out.begin()) + 1;
+        } else {
+            out.insert(out.begin() + after, st.step);
+            ++after;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string compare_breakdown_tables(const run_record& a, const run_record& b,
+                                     const std::string& label_a, const std::string& label_b) {
     std::string out;
-    for (size_t k = 0; k < cells.size(); ++k) {
-        out += "|";
-        for (int i = 0; i < 4; ++i) {
-            const std::string& c = cells[k][i];
-            const std::string pad(w[i] - c.size(), ' ');
-            out += " " + (i == 0 ? c + pad : pad + c) + " |";  // numbers right-aligned
+    for (const auto& kind : latency_kinds()) {
+        const latency_report &ra = latency_of(a.result.metrics, kind),
+                             &rb = latency_of(b.result.metrics, kind);
+        if (ra.all.count == 0 && rb.all.count == 0) continue;
+        const auto step_mean = [](const latency_report& r, const std::string& step) {
+            for (const auto& st : r.breakdown)
+                if (st.step == step) return st.mean_ns;
+            return 0.0;
+        };
+        std::vector<std::vector<std::string>> cells = {
+            {"step (mean ns)", label_a, label_b, "difference"}};
+        for (const auto& step : merged_steps(ra.breakdown, rb.breakdown)) {
+            const double x = step_mean(ra, step), y = step_mean(rb, step);
+            cells.push_back({step, ns(x), ns(y), format_diff_pct(x, y)});
         }
-        out += "\n";
-        if (k == 0) {
-            out += "|" + std::string(w[0] + 2, '-') + "|";
-            for (int i = 1; i < 4; ++i) out += std::string(w[i] + 1, '-') + ":|";
-            out += "\n";
-        }
+        cells.push_back({"total (mean)", ns(ra.all.mean), ns(rb.all.mean),
+                         format_diff_pct(ra.all.mean, rb.all.mean)});
+        out += (out.empty() ? "" : "\n") + latency_title(kind) + " breakdown\n" +
+               markdown_table(cells);
     }
     return out;
 }
@@ -217,25 +291,37 @@ namespace {
 
 const std::vector<std::string>& fixed_columns() {
     static const std::vector<std::string> cols = {
-        "sim_seconds",
-        "sc_events",
-        "partial",
-        "kvm_guest_exit",
-        "gsb_recv",
-        "gsb_send",
-        "h_guest_run_vcpu",
-        "h_enter_nested",
-        "arithoh_count",
-        "nested_entry_latency_ns.count",
-        "nested_entry_latency_ns.p50",
-        "nested_entry_latency_ns.p99",
-        "nested_entry_latency_ns.max",
-        "nested_exit_latency_ns.count",
-        "nested_exit_latency_ns.p50",
-        "nested_exit_latency_ns.p99",
-        "nested_exit_latency_ns.max",
+        "sim_seconds", "sc_events",        "partial",        "kvm_guest_exit", "gsb_recv",
+        "gsb_send",    "h_guest_run_vcpu", "h_enter_nested", "arithoh_count",
     };
-    return cols;
+    static const std::vector<std::string> all = [] {
+        std::vector<std::string> c = cols;
+        for (const auto& kind : latency_kinds())
+            for (const char* stat : {".count", ".mean", ".p50", ".p90", ".p99", ".max"})
+                c.push_back(kind + stat);
+        return c;
+    }();
+    return all;
+}
+
+// "<kind>.<stat>" of a latency summary; false if name is not one.
+bool latency_value(const run_metrics& m, const std::string& name, double& out) {
+    const auto dot = name.find('.');
+    if (dot == std::string::npos) return false;
+    const std::string kind = name.substr(0, dot), stat = name.substr(dot + 1);
+    const auto& kinds = latency_kinds();
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) return false;
+    const latency_summary& l = latency_of(m, kind).all;
+    const std::map<std::string, double> v = {{"count", double(l.count)},
+                                             {"mean", l.mean},
+                                             {"p50", l.p50},
+                                             {"p90", l.p90},
+                                             {"p99", l.p99},
+                                             {"max", l.max}};
+    const auto it = v.find(stat);
+    if (it == v.end()) return false;
+    out = it->second;
+    return true;
 }
 
 std::string fixed_value(const run_record& rec, const std::string& col) {
@@ -251,11 +337,12 @@ std::string fixed_value(const run_record& rec, const std::string& col) {
         {"h_guest_run_vcpu", m.h_guest_run_vcpu},
         {"h_enter_nested", m.h_enter_nested},
         {"arithoh_count", m.arithoh_count},
-        {"nested_entry_latency_ns.count", m.nested_entry_latency_ns.count},
-        {"nested_exit_latency_ns.count", m.nested_exit_latency_ns.count},
     };
     const auto it = counts.find(col);
     if (it != counts.end()) return json_number(it->second);
+    const auto dot = col.find('.');
+    if (dot != std::string::npos && col.substr(dot) == ".count")  // exact, not via double
+        return json_number(latency_of(m, col.substr(0, dot)).all.count);
     double v = 0;
     metric_value(rec, col, v);
     return json_number(v);
@@ -315,34 +402,26 @@ bool metric_value(const run_record& rec, const std::string& name, double& out) {
         {"h_guest_run_vcpu", double(m.h_guest_run_vcpu)},
         {"h_enter_nested", double(m.h_enter_nested)},
         {"arithoh_count", double(m.arithoh_count)},
-        {"nested_entry_latency_ns.count", double(m.nested_entry_latency_ns.count)},
-        {"nested_entry_latency_ns.p50", m.nested_entry_latency_ns.p50},
-        {"nested_entry_latency_ns.p99", m.nested_entry_latency_ns.p99},
-        {"nested_entry_latency_ns.max", m.nested_entry_latency_ns.max},
-        {"nested_exit_latency_ns.count", double(m.nested_exit_latency_ns.count)},
-        {"nested_exit_latency_ns.p50", m.nested_exit_latency_ns.p50},
-        {"nested_exit_latency_ns.p99", m.nested_exit_latency_ns.p99},
-        {"nested_exit_latency_ns.max", m.nested_exit_latency_ns.max},
     };
     const auto it = v.find(name);
-    if (it == v.end()) return false;
+    if (it == v.end()) return latency_value(m, name, out);
     out = it->second;
     return true;
 }
 
 const std::vector<std::string>& chart_metrics() {
     static const std::vector<std::string> names = {
-        "kvm_guest_exit",
-        "gsb_recv",
-        "h_guest_run_vcpu",
-        "h_enter_nested",
-        "arithoh_count",
-        "nested_entry_latency_ns.p50",
-        "nested_entry_latency_ns.p99",
-        "nested_exit_latency_ns.p50",
-        "nested_exit_latency_ns.p99",
+        "kvm_guest_exit", "gsb_recv", "h_guest_run_vcpu", "h_enter_nested", "arithoh_count",
     };
-    return names;
+    static const std::vector<std::string> all = [] {
+        std::vector<std::string> c = names;
+        for (const auto& kind : latency_kinds()) {
+            c.push_back(kind + ".p50");
+            c.push_back(kind + ".p99");
+        }
+        return c;
+    }();
+    return all;
 }
 
 }  // namespace nestvp

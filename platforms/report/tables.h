@@ -18,7 +18,8 @@ std::string format_fixed(double v, int decimals);
 // "0.00 %" when both are zero, "n/a" when only a is zero.
 std::string format_diff_pct(double a, double b);
 
-// The summary of one run for a terminal: metrics, simulation speed, counters per level.
+// The summary of one run for a terminal: metrics, latencies (count, mean, p50, p90, p99, max,
+// then each path's breakdown with the share of each step), simulation speed, counters per level.
 std::string summary_table(const run_record& rec);
 
 // One row of a comparison: a metric and its two values.
@@ -27,12 +28,18 @@ struct compare_row {
     double a = 0, b = 0;
     bool integral = true;  // counts print grouped, latencies with one decimal
 };
-// The rows nestvp compares: arithoh, exits, GSB receives, run hcalls, latencies, exits by
-// reason (the union of both sides' reasons, absent = 0).
+// The rows nestvp compares: arithoh, exits, GSB receives, run hcalls, p50 and p99 of every
+// latency kind ("l1 handling latency p50 (ns)"), exits by reason (the union of both sides' reasons,
+// absent = 0).
 std::vector<compare_row> compare_rows(const run_record& a, const run_record& b);
 // Markdown table, columns aligned: | metric | label_a | label_b | difference |.
 std::string compare_table(const std::vector<compare_row>& rows, const std::string& label_a,
                           const std::string& label_b);
+
+// Per latency kind measured on either side: the breakdown steps (the union, in path order) with
+// both runs' mean ns, then the total mean. Kinds with no sample on both sides are left out.
+std::string compare_breakdown_tables(const run_record& a, const run_record& b,
+                                     const std::string& label_a, const std::string& label_b);
 
 // RFC 4180 field quoting.
 std::string csv_field(const std::string& s);
@@ -43,7 +50,8 @@ std::string csv_field(const std::string& s);
 std::string records_csv(const std::vector<run_record>& recs,
                         const std::vector<std::string>& setting_keys, bool include_wall);
 
-// Scalar metrics by CSV column name ("kvm_guest_exit", "nested_entry_latency_ns.p99", ...),
+// Scalar metrics by CSV column name ("kvm_guest_exit", "<latency kind>.count/.mean/.p50/.p90/
+// .p99/.max", ...),
 // for charts. Returns false if the name is not a scalar metric.
 bool metric_value(const run_record& rec, const std::string& name, double& out);
 // The metrics a sweep charts, one figure each.

@@ -32,7 +32,9 @@ TEST(CliE2E, CompareOneFileUnderTwoSettings) {
         << r.out;
     for (const char* row :
          {"| arithoh count", "| kvm_guest_exit", "| gsb_recv", "| h_guest_run_vcpu",
-          "| nested entry latency p50 (ns)", "| nested exit latency p99 (ns)", "| exits 0x"})
+          "| nested entry latency p50 (ns)", "| nested exit latency p99 (ns)",
+          "| l1 handling latency p50 (ns)", "| round trip latency p99 (ns)",
+          "| timer interrupt latency p50 (ns)", "| wake latency p99 (ns)", "| exits 0x"})
         EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
     const json_value j = parse_json(test::slurp(d + "/c.json"), "c.json");
     ASSERT_NE(j.find("a"), nullptr);
@@ -42,16 +44,19 @@ TEST(CliE2E, CompareOneFileUnderTwoSettings) {
     // The two sides really ran under different settings.
     EXPECT_EQ(j.find("a")->find("settings")->find("l1.dec_policy")->str, "no-cancel");
     EXPECT_EQ(j.find("b")->find("settings")->find("l1.dec_policy")->str, "cancel");
-    for (const char* f :
-         {"latency-entry.svg", "latency-exit.svg", "timeline-a.svg", "timeline-b.svg"}) {
+    // The latencies travel inside the embedded run records, all six kinds on each side.
+    for (const char* side : {"a", "b"}) {
+        const json_value* lat = j.find(side)->find("metrics")->find("latencies");
+        ASSERT_NE(lat, nullptr) << side;
+        for (const auto& kind : latency_kinds()) EXPECT_NE(lat->find(kind), nullptr) << kind;
+    }
+    for (const char* f : {"exit-rate-a.svg", "exit-rate-b.svg"}) {
         std::string why;
         EXPECT_TRUE(test::xml_well_formed(d + "/plots/" + f, why)) << f << ": " << why;
     }
-    // Policies overlaid: one series per side.
-    const std::string h = test::slurp(d + "/plots/latency-exit.svg");
-    EXPECT_NE(h.find("id=\"series-0\" data-label=\"A: l1.dec_policy=no-cancel\""),
+    // Each side's exit rate names the side.
+    EXPECT_NE(test::slurp(d + "/plots/exit-rate-b.svg").find("B: l1.dec_policy=cancel"),
               std::string::npos);
-    EXPECT_NE(h.find("id=\"series-1\" data-label=\"B: l1.dec_policy=cancel\""), std::string::npos);
 }
 
 TEST(CliE2E, CompareTwoFiles) {

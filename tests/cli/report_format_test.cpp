@@ -21,7 +21,9 @@ run_record rec(uint64_t exits, uint64_t gsb, uint64_t arith,
     r.result.metrics.gsb_recv = gsb;
     r.result.metrics.arithoh_count = arith;
     r.result.metrics.exits_by_reason = std::move(reasons);
-    r.result.metrics.nested_entry_latency_ns = {10, 800, 1200.5, 1500};
+    latency_report& e = r.result.metrics.latencies["nested_entry_latency_ns"];
+    e.all = {10, 900, 800, 1100, 1200.5, 1500};
+    e.breakdown = {{"L1 hcall", 300}, {"L0 switch", 600}};
     r.result.metrics.counters = {{"l0.hcalls", 9}, {"l1.blocks", 4}, {"l2.cedes", 3}};
     return r;
 }
@@ -61,9 +63,40 @@ TEST(ReportFormat, CompareTableHasReferenceShape) {
     EXPECT_NE(t.find("exits 0xc00"), std::string::npos);
     EXPECT_EQ(t.find("h_enter_nested"), std::string::npos);  // both zero: left out
     EXPECT_NE(t.find("1,200.5"), std::string::npos);         // latency p99 with one decimal
+    for (const char* row : {"| nested entry latency p50 (ns)", "| nested exit latency p99 (ns)",
+                            "| l1 handling latency p50 (ns)", "| round trip latency p99 (ns)",
+                            "| timer interrupt latency p50 (ns)", "| wake latency p99 (ns)"})
+        EXPECT_NE(t.find(row), std::string::npos) << row;
     // Every line has the same width (aligned columns).
     size_t width = t.find('\n');
     for (size_t p = 0; p < t.size(); p = t.find('\n', p) + 1) EXPECT_EQ(t.find('\n', p) - p, width);
+}
+
+// Rows: the union of both sides' steps in path order; kinds without samples are left out.
+TEST(ReportFormat, CompareBreakdownHasTheUnionOfStepsInPathOrder) {
+    run_record a = rec(1, 1, 1, {}), b = rec(1, 1, 1, {});
+    latency_report& la = a.result.metrics.latencies["l1_handling_latency_ns"];
+    latency_report& lb = b.result.metrics.latencies["l1_handling_latency_ns"];
+    la.all = {5, 300, 0, 0, 0, 0};
+    la.breakdown = {{"exit decode", 100}, {"dec reprogram", 150}, {"resume", 50}};
+    lb.all = {7, 200, 0, 0, 0, 0};
+    lb.breakdown = {{"exit decode", 100}, {"hdec cancel", 40}, {"resume", 60}};
+    b.result.metrics.latencies["nested_entry_latency_ns"] = {};  // count 0 on B, 10 on A
+    const std::string t = compare_breakdown_tables(a, b, "no-cancel", "cancel");
+    EXPECT_NE(t.find("l1 handling latency breakdown"), std::string::npos) << t;
+    EXPECT_NE(t.find("nested entry latency breakdown"), std::string::npos) << t;
+    EXPECT_EQ(t.find("wake latency"), std::string::npos) << t;  // no samples on either side
+    const size_t decode = t.find("| exit decode"), reprogram = t.find("| dec reprogram"),
+                 cancel = t.find("| hdec cancel"), resume = t.find("| resume");
+    ASSERT_NE(cancel, std::string::npos) << t;
+    // A step only B has follows the step B has before it.
+    EXPECT_LT(decode, cancel);
+    EXPECT_LT(cancel, reprogram);
+    EXPECT_LT(reprogram, resume);
+    EXPECT_NE(t.find("| hdec cancel    |       0.0 |   40.0 |        n/a |"), std::string::npos)
+        << t;
+    EXPECT_NE(t.find("| total (mean)   |     300.0 |  200.0 |   -33.33 % |"), std::string::npos)
+        << t;
 }
 
 TEST(ReportFormat, SummaryShowsSpeedAndCountersPerLevel) {
@@ -81,12 +114,28 @@ TEST(ReportFormat, SummaryShowsSpeedAndCountersPerLevel) {
     EXPECT_NE(s.find("counters L1"), std::string::npos);
     EXPECT_NE(s.find("counters L2"), std::string::npos);
     EXPECT_NE(s.find("exits 0x980"), std::string::npos);
+    // Every latency kind with count / mean / p50 / p90 / p99 / max, then the measured breakdowns.
+    EXPECT_NE(s.find("| latency (ns)"), std::string::npos) << s;
+    EXPECT_NE(s.find("| nested entry latency "), std::string::npos) << s;
+    EXPECT_NE(s.find("|    10 | 900.0 | 800.0 | 1,100.0 | 1,200.5 | 1,500.0 |"), std::string::npos)
+        << s;
+    EXPECT_NE(s.find("| wake latency "), std::string::npos) << s;
+    EXPECT_NE(s.find("nested entry latency breakdown"), std::string::npos) << s;
+    EXPECT_NE(s.find("| L1 hcall  |   300.0 |  33.3 % |"), std::string::npos) << s;
+    EXPECT_NE(s.find("| L0 switch |   600.0 |  66.7 % |"), std::string::npos) << s;
+    EXPECT_EQ(s.find("wake latency breakdown"), std::string::npos);  // no breakdown measured
     EXPECT_EQ(s.find("PARTIAL"), std::string::npos);
     r.result.partial = true;
     r.result.wall_seconds = 0;
     const std::string p = summary_table(r);
     EXPECT_NE(p.find("PARTIAL"), std::string::npos);
     EXPECT_NE(p.find("n/a"), std::string::npos);  // no division by zero wall time
+}
+
+std::string row_of(const std::string& csv, size_t n) {
+    size_t p = 0;
+    for (size_t i = 0; i < n; ++i) p = csv.find('\n', p) + 1;
+    return csv.substr(p, csv.find('\n', p) - p);
 }
 
 TEST(ReportFormat, CsvHasSettingColumnsThenMetricsWithUnionOfKeys) {
@@ -102,6 +151,13 @@ TEST(ReportFormat, CsvHasSettingColumnsThenMetricsWithUnionOfKeys) {
               0u)
         << header;
     EXPECT_NE(header.find(",exits_by_reason.0x980,exits_by_reason.0xc00,"), std::string::npos);
+    for (const auto& kind : latency_kinds())
+        EXPECT_NE(header.find("," + kind + ".count," + kind + ".mean," + kind + ".p50," + kind +
+                              ".p90," + kind + ".p99," + kind + ".max,"),
+                  std::string::npos)
+            << kind << " in " << header;
+    EXPECT_NE(row_of(csv, 1).find(",10,900,800,1100,1200.5,1500,"), std::string::npos)
+        << row_of(csv, 1);
     EXPECT_NE(header.find("counters.l0.extra,counters.l0.hcalls"), std::string::npos);
     EXPECT_EQ(header.find("wall_seconds"), std::string::npos);
     const std::string row1 = csv.substr(nl + 1, csv.find('\n', nl + 1) - nl - 1);
@@ -121,6 +177,11 @@ TEST(ReportFormat, MetricValuesByColumnName) {
     EXPECT_EQ(v, 10);
     EXPECT_TRUE(metric_value(r, "nested_entry_latency_ns.p99", v));
     EXPECT_EQ(v, 1200.5);
+    EXPECT_TRUE(metric_value(r, "nested_entry_latency_ns.p90", v));
+    EXPECT_EQ(v, 1100);
+    EXPECT_TRUE(metric_value(r, "wake_latency_ns.mean", v));  // absent kind: 0
+    EXPECT_EQ(v, 0);
+    EXPECT_FALSE(metric_value(r, "wake_latency_ns.p42", v));
     EXPECT_FALSE(metric_value(r, "no_such_metric", v));
     for (const auto& m : chart_metrics()) EXPECT_TRUE(metric_value(r, m, v)) << m;
 }
