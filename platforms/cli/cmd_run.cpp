@@ -29,7 +29,7 @@ const char* const k_help =
     "  --set KEY=VALUE        override a platform key (repeatable; 'nestvp params' lists keys)\n"
     "  --json OUT             write the run record as JSON\n"
     "  --csv OUT              write one CSV header line and one row\n"
-    "  --plot DIR             write SVG figures (latency histograms, exit timeline) into DIR\n"
+    "  --plot DIR             write SVG figures (latency CDFs and breakdowns, exit rate) into DIR\n"
     "  --trace FILE.vcd       write a VCD trace (DEC, HDEC, interrupt lines, level, ceded)\n"
     "  --trace-window S:E     limit the trace to simulated seconds S..E (E may be empty)\n"
     "  --dump-config          print the merged configuration with every default, do not run\n"

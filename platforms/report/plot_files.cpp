@@ -1,6 +1,7 @@
 // --plot DIR figure sets.
 #include "platforms/report/plot_files.h"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
@@ -43,22 +44,32 @@ std::vector<std::string> write_run_plots(const std::string& dir,
         write_text_file(path, svg);
         written.push_back(path);
     };
-    std::vector<hist_series> entry, exit;
-    for (const auto& r : runs) {
-        entry.push_back({r.label, &r.result->metrics.nested_entry_samples_ns});
-        exit.push_back({r.label, &r.result->metrics.nested_exit_samples_ns});
+    for (const auto& kind : latency_kinds()) {
+        std::vector<cdf_series> cdf;
+        std::vector<bar_run> bars;
+        bool any = false;
+        for (const auto& r : runs) {
+            const latency_report& l = latency_of(r.result->metrics, kind);
+            cdf.push_back({r.label, &l.histogram});
+            bars.push_back({r.label, &l.breakdown});
+            for (const auto& b : l.histogram) any = any || b.second > 0;
+        }
+        if (!any) continue;  // no run measured this latency
+        const std::string title = latency_title(kind);
+        put("cdf-" + kind + ".svg", cdf_svg("CDF of the " + title, title + " (ns)", cdf));
+        put("breakdown-" + kind + ".svg", stacked_bar_svg("Breakdown of the mean " + title, bars));
     }
-    put("latency-entry.svg", histogram_svg("Nested entry latency (L1 run hcall to L2 running)",
-                                           "nested entry latency (ns)", entry));
-    put("latency-exit.svg", histogram_svg("Nested exit latency (L2 exit to L1 resuming)",
-                                          "nested exit latency (ns)", exit));
+    // Exit rate per vCPU; the runs share a y scale so their rates compare by eye.
+    double top = 0;
+    for (const auto& r : runs)
+        top = std::max(top, max_exit_rate(r.result->exits, r.result->sim_seconds));
     for (size_t i = 0; i < runs.size(); ++i) {
         const auto& r = runs[i];
         const std::string name = runs.size() == 1
-                                     ? "timeline.svg"
-                                     : "timeline-" + std::string(1, char('a' + i % 26)) + ".svg";
-        put(name, timeline_svg("Exits per vCPU over time: " + r.label, r.result->exits,
-                               r.result->sim_seconds));
+                                     ? "exit-rate.svg"
+                                     : "exit-rate-" + std::string(1, char('a' + i % 26)) + ".svg";
+        put(name, exit_rate_svg("Exit rate per vCPU: " + r.label, r.result->exits,
+                                r.result->sim_seconds, top));
     }
     return written;
 }

@@ -15,8 +15,9 @@ struct labelled_run {
     const run_result* result;
 };
 
-// latency-entry.svg and latency-exit.svg (one series per run, overlaid), and one exit
-// timeline per run: timeline.svg for a single run, timeline-a.svg, timeline-b.svg, ... otherwise.
+// Per latency kind with samples in some run: cdf-<kind>.svg (one line per run) and
+// breakdown-<kind>.svg (one stacked bar per run). Then the exit rate per vCPU of each run:
+// exit-rate.svg for a single run, exit-rate-a.svg, exit-rate-b.svg, ... otherwise.
 // Returns the paths written; throws std::runtime_error naming a path that failed.
 std::vector<std::string> write_run_plots(const std::string& dir,
                                          const std::vector<labelled_run>& runs);

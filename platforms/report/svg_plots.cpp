@@ -116,11 +116,12 @@ std::string legend_entry(size_t i, const std::string& fill, const std::string& t
            num(k_legend_x + 18) + "\" y=\"" + num(y + 1) + "\">" + xml_escape(text) + "</text>\n";
 }
 
-double quantile(std::vector<double> v, double q) {
-    if (v.empty()) return 0;
-    const size_t k = std::min(v.size() - 1, static_cast<size_t>(q * (v.size() - 1)));
-    std::nth_element(v.begin(), v.begin() + k, v.end());
-    return v[k];
+// The figure width that keeps the longest legend text inside it (about 7 px a character at
+// 12 px sans-serif, which over- rather than underestimates).
+double legend_right(const std::vector<std::string>& texts) {
+    size_t longest = 20;
+    for (const auto& t : texts) longest = std::max(longest, t.size());
+    return k_legend_x + 18 + 7.0 * longest + 20;
 }
 
 }  // namespace
@@ -187,146 +188,201 @@ std::string exit_reason_name(unsigned reason) {
     }
 }
 
-std::string histogram_svg(const std::string& title, const std::string& x_label,
-                          const std::vector<hist_series>& series, unsigned bins) {
-    if (bins == 0) bins = 1;
-    std::vector<double> all;
-    for (const auto& s : series)
-        if (s.samples) all.insert(all.end(), s.samples->begin(), s.samples->end());
-    const double height = k_top + k_h + 60;
-    std::string out = header(k_legend_x + 340, height, title);
-    if (all.empty()) {
-        out += axes({}, 0, 0, x_label, "samples per bin (count)");
+std::string cdf_svg(const std::string& title, const std::string& x_label,
+                    const std::vector<cdf_series>& series) {
+    double lo = 0, hi = 0;
+    bool any = false;
+    std::vector<uint64_t> totals;
+    for (const auto& s : series) {
+        uint64_t n = 0;
+        if (s.histogram)
+            for (const auto& b : *s.histogram) {
+                if (b.second == 0) continue;
+                lo = any ? std::min(lo, b.first) : b.first;
+                hi = any ? std::max(hi, b.first) : b.first;
+                any = true;
+                n += b.second;
+            }
+        totals.push_back(n);
+    }
+    std::vector<std::string> legend;
+    for (size_t i = 0; i < series.size(); ++i)
+        legend.push_back(series[i].label +
+                         (totals[i] ? " (n=" + std::to_string(totals[i]) + ")" : " (no samples)"));
+    // Log x when the samples span more than 20x, so both the body and the tail are readable.
+    const bool log_x = any && lo > 0 && hi / lo > 20;
+    const std::string x_text = x_label + (log_x ? ", log scale" : "");
+    std::string out = header(legend_right(legend), k_top + k_h + 60, title);
+    if (!any) {
+        out += axes({}, 0, 1, x_text, "cumulative fraction of samples (0..1)");
         out += "<text class=\"empty\" x=\"" + num(k_left + k_w / 2) + "\" y=\"" +
                num(k_top + k_h / 2) +
                "\" text-anchor=\"middle\">no samples recorded</text>\n</svg>\n";
         return out;
     }
-    const double lo = *std::min_element(all.begin(), all.end());
-    double hi = quantile(all, 0.999);
-    if (!(hi > lo)) hi = lo + std::max(1.0, std::fabs(lo) * 0.01);
-    const double bw = (hi - lo) / bins;
-    std::vector<std::vector<uint64_t>> counts(series.size(), std::vector<uint64_t>(bins, 0));
-    std::vector<uint64_t> over(series.size(), 0);
-    uint64_t ymax = 1;
-    for (size_t i = 0; i < series.size(); ++i) {
-        if (!series[i].samples) continue;
-        for (double v : *series[i].samples) {
-            size_t b = static_cast<size_t>(std::max(0.0, (v - lo) / bw));
-            if (v > hi) ++over[i];
-            b = std::min<size_t>(b, bins - 1);
-            ymax = std::max(ymax, ++counts[i][b]);
-        }
+    double x0 = lo, x1 = hi;
+    if (log_x) {
+        x0 = std::log10(lo);
+        x1 = std::log10(hi);
+    } else if (!(hi > lo)) {
+        x0 = lo - std::max(1.0, std::fabs(lo) * 0.05);
+        x1 = hi + std::max(1.0, std::fabs(hi) * 0.05);
     }
+    const auto xpos = [&](double v) {
+        const double t = log_x ? std::log10(v) : v;
+        return k_left + (t - x0) / (x1 - x0) * k_w;
+    };
     std::vector<std::pair<double, std::string>> xt;
-    for (double v : nice_ticks(lo, hi))
-        if (v >= lo && v <= hi) xt.push_back({k_left + (v - lo) / (hi - lo) * k_w, tick_label(v)});
-    // The top of the y axis: the first tick step at or above the tallest bin.
-    const auto yt = nice_ticks(0, double(ymax));
-    const double ystep = yt.size() > 1 ? yt[1] - yt[0] : 1.0;
-    const double ytop = std::ceil(double(ymax) / ystep) * ystep;
-    out += axes(xt, 0, ytop, x_label, "samples per bin (count)");
-    const auto ypos = [&](double c) { return k_top + k_h - c / ytop * k_h; };
+    if (log_x) {
+        const bool dense = x1 - x0 < 2.5;  // few decades: 2 and 5 steps too
+        for (int e = static_cast<int>(std::floor(x0)); e <= static_cast<int>(std::ceil(x1)); ++e)
+            for (double m : {1.0, 2.0, 5.0}) {
+                if (m != 1.0 && !dense) continue;
+                const double v = m * std::pow(10.0, e);
+                if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9))
+                    xt.push_back({xpos(v), tick_label(v)});
+            }
+    } else {
+        for (double v : nice_ticks(x0, x1))
+            if (v >= x0 && v <= x1) xt.push_back({xpos(v), tick_label(v)});
+    }
+    out += axes(xt, 0, 1, x_text, "cumulative fraction of samples (0..1)");
+    const auto ypos = [&](double f) { return k_top + k_h - f * k_h; };
     for (size_t i = 0; i < series.size(); ++i) {
-        std::string d = "M" + num(k_left) + "," + num(ypos(0));
-        for (unsigned b = 0; b < bins; ++b) {
-            const double x0 = k_left + b * k_w / bins, x1 = k_left + (b + 1) * k_w / bins;
-            d += " L" + num(x0) + "," + num(ypos(counts[i][b])) + " L" + num(x1) + "," +
-                 num(ypos(counts[i][b]));
+        out += legend_entry(i, colour(i), legend[i]);
+        if (!totals[i]) continue;
+        // A step per bin: flat up to the bin centre, then up by the bin's share.
+        std::string pts;
+        uint64_t cum = 0;
+        for (const auto& b : *series[i].histogram) {
+            if (b.second == 0) continue;
+            const double x = xpos(b.first);
+            pts += (pts.empty() ? "" : " ") + num(x) + "," + num(ypos(double(cum) / totals[i]));
+            cum += b.second;
+            pts += " " + num(x) + "," + num(ypos(double(cum) / totals[i]));
         }
-        d += " L" + num(k_left + k_w) + "," + num(ypos(0)) + " Z";
-        const size_t n = series[i].samples ? series[i].samples->size() : 0;
-        out += "<path class=\"series histogram\" id=\"series-" + std::to_string(i) +
+        out += "<polyline class=\"series cdf\" id=\"series-" + std::to_string(i) +
                "\" data-label=\"" + xml_escape(series[i].label) + "\" data-count=\"" +
-               std::to_string(n) + "\" fill=\"" + colour(i) + "\" fill-opacity=\"0.3\" stroke=\"" +
-               colour(i) + "\" stroke-width=\"1.5\" d=\"" + d + "\"/>\n";
-        std::string text = series[i].label + " (n=" + std::to_string(n) + ")";
-        if (over[i])
-            text += ", " + std::to_string(over[i]) + " above " + tick_label(hi) + " in last bin";
-        out += legend_entry(i, colour(i), text);
+               std::to_string(totals[i]) + "\" fill=\"none\" stroke=\"" + colour(i) +
+               "\" stroke-width=\"2\" points=\"" + pts + "\"/>\n";
     }
     out += "</svg>\n";
     return out;
 }
 
-std::string timeline_svg(const std::string& title, const std::vector<exit_event>& exits,
-                         double sim_seconds) {
-    std::set<unsigned> reason_set;
-    unsigned vcpus = 0;
-    double tmax = sim_seconds;
-    for (const auto& e : exits) {
-        reason_set.insert(e.reason);
-        vcpus = std::max(vcpus, e.vcpu + 1);
-        tmax = std::max(tmax, e.t_s);
-    }
-    if (!(tmax > 0)) tmax = 1;
-    const std::vector<unsigned> reasons(reason_set.begin(), reason_set.end());
-    const double lane = 6, row = std::max<double>(18, lane * reasons.size() + 8);
-    const double plot_h = std::max<double>(60, row * vcpus);
-    std::string out = header(k_legend_x + 220, k_top + plot_h + 60, title);
-    std::vector<std::pair<double, std::string>> xt;
-    for (double v : nice_ticks(0, tmax))
-        if (v <= tmax) xt.push_back({k_left + v / tmax * k_w, tick_label(v)});
-    out += axes(xt, 0, 0, "simulated time (s)", "", plot_h);
-    if (exits.empty()) {
-        out += "<text class=\"empty\" x=\"" + num(k_left + k_w / 2) + "\" y=\"" +
-               num(k_top + plot_h / 2) +
-               "\" text-anchor=\"middle\">no exits recorded</text>\n</svg>\n";
-        return out;
-    }
-    // One presence bit per (vCPU, reason, pixel column); runs of set bits become rectangles,
-    // so the file size is bounded by the picture, not by the number of exits.
-    const size_t cols = static_cast<size_t>(k_w);
-    std::map<std::pair<unsigned, unsigned>, std::vector<bool>> marks;
-    std::map<unsigned, uint64_t> per_reason;
-    for (const auto& e : exits) {
-        auto& m = marks[{e.vcpu, e.reason}];
-        if (m.empty()) m.assign(cols, false);
-        m[std::min(cols - 1, static_cast<size_t>(std::max(0.0, e.t_s / tmax * cols)))] = true;
-        ++per_reason[e.reason];
-    }
-    for (unsigned v = 0; v < vcpus; ++v) {
-        const double y0 = k_top + row * v;
-        out += "<g class=\"vcpu\" id=\"vcpu-" + std::to_string(v) + "\">\n";
-        out += "<text x=\"" + num(k_left - 8) + "\" y=\"" + num(y0 + row / 2 + 4) +
-               "\" text-anchor=\"end\">vCPU " + std::to_string(v) + "</text>\n";
-        for (size_t ri = 0; ri < reasons.size(); ++ri) {
-            const auto it = marks.find({v, reasons[ri]});
-            if (it == marks.end()) continue;
-            const std::string key = exit_reason_key(reasons[ri]);
-            out += "<g class=\"exits\" data-reason=\"" + key + "\" fill=\"" + colour(ri) + "\">\n";
-            const auto& m = it->second;
-            for (size_t c = 0; c < cols;) {
-                if (!m[c]) {
-                    ++c;
-                    continue;
-                }
-                size_t e = c;
-                while (e < cols && m[e]) ++e;
-                out += "<rect x=\"" + num(k_left + c) + "\" y=\"" + num(y0 + 4 + lane * ri) +
-                       "\" width=\"" + num(double(e - c)) + "\" height=\"" + num(lane - 1) +
-                       "\"/>\n";
-                c = e;
+std::string stacked_bar_svg(const std::string& title, const std::vector<bar_run>& runs) {
+    // Steps in path order over all runs; a step only a later run has follows its predecessor.
+    std::vector<std::string> steps;
+    for (const auto& r : runs) {
+        if (!r.steps) continue;
+        size_t after = 0;
+        for (const auto& st : *r.steps) {
+            const auto it = std::find(steps.begin(), steps.end(), st.step);
+            if (it != steps.end()) {
+                after = static_cast<size_t>(it - steps.begin()) + 1;
+            } else {
+                steps.insert(steps.begin() + after, st.step);
+                ++after;
             }
-            out += "</g>\n";
         }
-        out += "</g>\n";
     }
-    out += "<text x=\"" + num(k_legend_x) + "\" y=\"" + num(k_top - 8) +
-           "\">exit reason (count)</text>\n";
-    for (size_t ri = 0; ri < reasons.size(); ++ri) {
-        std::string name = exit_reason_name(reasons[ri]);
-        std::string text = exit_reason_key(reasons[ri]) + (name.empty() ? "" : " " + name) + " (" +
-                           std::to_string(per_reason[reasons[ri]]) + ")";
-        out += legend_entry(ri, colour(ri), text);
+    double top = 0;
+    for (const auto& r : runs) {
+        double t = 0;
+        if (r.steps)
+            for (const auto& st : *r.steps) t += std::max(0.0, st.mean_ns);
+        top = std::max(top, t);
+    }
+    const auto yt = nice_ticks(0, top > 0 ? top : 1);
+    const double ystep = yt.size() > 1 ? yt[1] - yt[0] : 1.0;
+    const double ytop = std::max(ystep, std::ceil(top / ystep) * ystep);
+    std::string out = header(legend_right(steps), k_top + k_h + 60, title);
+    const double slot = k_w / std::max<size_t>(1, runs.size());
+    const double bar_w = std::min(120.0, slot * 0.6);
+    std::vector<std::pair<double, std::string>> xt;
+    for (size_t i = 0; i < runs.size(); ++i)
+        xt.push_back({k_left + slot * (i + 0.5), runs[i].label});
+    out += axes(xt, 0, ytop, "run", "mean time per sample (ns)");
+    out += "<text x=\"" + num(k_legend_x) + "\" y=\"" + num(k_top - 8) + "\">step</text>\n";
+    for (size_t k = 0; k < steps.size(); ++k) out += legend_entry(k, colour(k), steps[k]);
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const double x = k_left + slot * (i + 0.5) - bar_w / 2;
+        double base = 0;
+        out += "<g class=\"series bar\" id=\"series-" + std::to_string(i) + "\" data-label=\"" +
+               xml_escape(runs[i].label) + "\">\n";
+        if (runs[i].steps)
+            for (const auto& st : *runs[i].steps) {
+                const double v = std::max(0.0, st.mean_ns);
+                const size_t k = static_cast<size_t>(
+                    std::find(steps.begin(), steps.end(), st.step) - steps.begin());
+                const double h = v / ytop * k_h;
+                out += "<rect class=\"segment\" data-step=\"" + xml_escape(st.step) +
+                       "\" data-ns=\"" + json_number(st.mean_ns) + "\" x=\"" + num(x) + "\" y=\"" +
+                       num(k_top + k_h - (base + v) / ytop * k_h) + "\" width=\"" + num(bar_w) +
+                       "\" height=\"" + num(h) + "\" fill=\"" + colour(k) + "\"><title>" +
+                       xml_escape(st.step) + ": " + json_number(st.mean_ns) +
+                       " ns</title></rect>\n";
+                base += v;
+            }
+        out += "<text class=\"total\" x=\"" + num(x + bar_w / 2) + "\" y=\"" +
+               num(k_top + k_h - base / ytop * k_h - 6) + "\" text-anchor=\"middle\">" +
+               (base > 0 ? tick_label(std::round(base * 10) / 10) + " ns" : "no samples") +
+               "</text>\n</g>\n";
     }
     out += "</svg>\n";
     return out;
+}
+
+std::string exit_rate_svg(const std::string& title, const std::vector<exit_event>& exits,
+                          double sim_seconds, double y_top, unsigned bins) {
+    if (bins == 0) bins = 1;
+    double tmax = sim_seconds;
+    unsigned vcpus = 0;
+    for (const auto& e : exits) {
+        tmax = std::max(tmax, e.t_s);
+        vcpus = std::max(vcpus, e.vcpu + 1);
+    }
+    if (!(tmax > 0)) tmax = 1;
+    const double bw = tmax / bins;
+    std::vector<std::vector<double>> rate(vcpus, std::vector<double>(bins, 0));
+    std::vector<uint64_t> total(vcpus, 0);
+    for (const auto& e : exits) {
+        const size_t b = std::min<size_t>(bins - 1, static_cast<size_t>(std::max(0.0, e.t_s / bw)));
+        rate[e.vcpu][b] += 1 / bw;
+        ++total[e.vcpu];
+    }
+    std::vector<std::string> xs;
+    for (unsigned b = 0; b < bins; ++b) xs.push_back(json_number((b + 0.5) * bw));
+    std::vector<line_series> series;
+    for (unsigned v = 0; v < vcpus; ++v)
+        series.push_back({"vCPU " + std::to_string(v) + " (" + std::to_string(total[v]) +
+                              " exits, " + tick_label(std::round(total[v] / tmax)) + "/s)",
+                          rate[v]});
+    if (series.empty())
+        return line_chart_svg(title + " (no exits recorded)", "simulated time (s)",
+                              "exits per second (1/s)", xs, {}, false, y_top);
+    return line_chart_svg(title, "simulated time (s), bins of " + tick_label(bw * 1e3) + " ms",
+                          "exits per second (1/s)", xs, series, false, y_top);
+}
+
+double max_exit_rate(const std::vector<exit_event>& exits, double sim_seconds, unsigned bins) {
+    if (bins == 0) bins = 1;
+    double tmax = sim_seconds;
+    for (const auto& e : exits) tmax = std::max(tmax, e.t_s);
+    if (!(tmax > 0)) tmax = 1;
+    std::map<std::pair<unsigned, size_t>, uint64_t> n;
+    uint64_t top = 0;
+    for (const auto& e : exits) {
+        const size_t b =
+            std::min<size_t>(bins - 1, static_cast<size_t>(std::max(0.0, e.t_s / (tmax / bins))));
+        top = std::max(top, ++n[{e.vcpu, b}]);
+    }
+    return top / (tmax / bins);
 }
 
 std::string line_chart_svg(const std::string& title, const std::string& x_label,
                            const std::string& y_label, const std::vector<std::string>& x_values,
-                           const std::vector<line_series>& series) {
+                           const std::vector<line_series>& series, bool points, double y_top) {
     std::vector<double> xs;
     bool numeric = !x_values.empty();
     for (const auto& v : x_values) {
@@ -362,12 +418,15 @@ std::string line_chart_svg(const std::string& title, const std::string& x_label,
                 ymin = std::min(ymin, y);
                 ymax = std::max(ymax, y);
             }
+    ymax = std::max(ymax, y_top);
     if (!(ymax > ymin)) ymax = ymin + 1;
     // The y range: whole tick steps around the data, so the top and bottom carry a tick.
     const auto yt = nice_ticks(ymin, ymax);
     const double ystep = yt.size() > 1 ? yt[1] - yt[0] : 1.0;
     const double ylo = std::floor(ymin / ystep) * ystep, yhi = std::ceil(ymax / ystep) * ystep;
-    std::string out = header(k_legend_x + 260, k_top + k_h + 60, title);
+    std::vector<std::string> legend;
+    for (const auto& s : series) legend.push_back(s.label);
+    std::string out = header(legend_right(legend), k_top + k_h + 60, title);
     out += axes(xt, ylo, yhi, x_label, y_label);
     const auto ypos = [&](double y) { return k_top + k_h - (y - ylo) / (yhi - ylo) * k_h; };
     for (size_t i = 0; i < series.size(); ++i) {
@@ -375,9 +434,11 @@ std::string line_chart_svg(const std::string& title, const std::string& x_label,
         for (size_t k = 0; k < series[i].y.size() && k < xpos.size(); ++k) {
             if (!std::isfinite(series[i].y[k])) continue;
             pts += (pts.empty() ? "" : " ") + num(xpos[k]) + "," + num(ypos(series[i].y[k]));
-            dots += "<circle class=\"point\" cx=\"" + num(xpos[k]) + "\" cy=\"" +
-                    num(ypos(series[i].y[k])) + "\" r=\"3\" data-x=\"" + xml_escape(x_values[k]) +
-                    "\" data-y=\"" + json_number(series[i].y[k]) + "\"/>\n";
+            if (points)
+                dots += "<circle class=\"point\" cx=\"" + num(xpos[k]) + "\" cy=\"" +
+                        num(ypos(series[i].y[k])) + "\" r=\"3\" data-x=\"" +
+                        xml_escape(x_values[k]) + "\" data-y=\"" + json_number(series[i].y[k]) +
+                        "\"/>\n";
         }
         out += "<g class=\"series line\" id=\"series-" + std::to_string(i) + "\" data-label=\"" +
                xml_escape(series[i].label) + "\" fill=\"" + colour(i) + "\">\n";
@@ -391,8 +452,6 @@ std::string line_chart_svg(const std::string& title, const std::string& x_label,
 
 std::string plot_data_text(const run_result& r) {
     std::string s;
-    for (double v : r.metrics.nested_entry_samples_ns) s += "entry " + json_number(v) + "\n";
-    for (double v : r.metrics.nested_exit_samples_ns) s += "exit " + json_number(v) + "\n";
     for (const auto& e : r.exits)
         s += "event " + json_number(e.t_s) + " " + std::to_string(e.vcpu) + " " +
              std::to_string(e.reason) + "\n";
@@ -407,23 +466,12 @@ void parse_plot_data(const std::string& text, const std::string& what, run_resul
         ++n;
         if (line.empty()) continue;
         std::istringstream ls(line);
-        std::string kind;
-        ls >> kind;
-        bool ok = false;
-        if (kind == "entry" || kind == "exit") {
-            double v = 0;
-            ok = static_cast<bool>(ls >> v);
-            if (ok)
-                (kind == "entry" ? r.metrics.nested_entry_samples_ns
-                                 : r.metrics.nested_exit_samples_ns)
-                    .push_back(v);
-        } else if (kind == "event") {
-            exit_event e{};
-            ok = static_cast<bool>(ls >> e.t_s >> e.vcpu >> e.reason);
-            if (ok) r.exits.push_back(e);
-        }
-        if (!ok)
+        std::string kind, rest;
+        exit_event e{};
+        if (!(ls >> kind) || kind != "event" || !(ls >> e.t_s >> e.vcpu >> e.reason) ||
+            (ls >> rest))
             throw std::runtime_error(what + ":" + std::to_string(n) + ": malformed plot data line");
+        r.exits.push_back(e);
     }
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-// Hand-written SVG figures for --plot (issue 6 item 5): latency histograms (one series per
-// run, overlaid when comparing), an exit timeline per vCPU (reason by colour) and sweep line
-// charts. Plain SVG 1.1, no scripts, no external resources; every axis names its unit.
-// Series carry class/id/data-label attributes so tests (and people) can find them.
+// Hand-written SVG figures for --plot: latency CDFs (one line per run), stacked bars of each
+// latency path's breakdown, exit rate over time per vCPU and sweep line charts. Plain SVG 1.1,
+// no scripts, no external resources; every axis names its unit and the figure is wide enough
+// for its legend. Series carry class/id/data-label attributes so tests (and people) find them.
 #include <string>
 #include <vector>
 
@@ -10,30 +10,41 @@
 
 namespace nestvp {
 
-struct hist_series {
+struct cdf_series {
     std::string label;
-    const std::vector<double>* samples = nullptr;
+    const std::vector<std::pair<double, uint64_t>>* histogram = nullptr;  // latency_report
 };
+// Cumulative fraction of samples against latency, one polyline per series with samples (the
+// last point is at 1). x is log scale when the samples span more than 20x. x_label has the unit.
+std::string cdf_svg(const std::string& title, const std::string& x_label,
+                    const std::vector<cdf_series>& series);
 
-// Histogram over common bins (from the smallest sample to the 99.9th percentile of all
-// series; larger samples go to the last bin and are noted). x_label includes the unit.
-std::string histogram_svg(const std::string& title, const std::string& x_label,
-                          const std::vector<hist_series>& series, unsigned bins = 40);
+struct bar_run {
+    std::string label;
+    const std::vector<latency_step>* steps = nullptr;  // latency_report::breakdown
+};
+// One bar per run, one segment per step (height proportional to its mean ns, path order from
+// the bottom), one colour per step across runs.
+std::string stacked_bar_svg(const std::string& title, const std::vector<bar_run>& runs);
 
-// One row per vCPU, one lane per exit reason; a mark wherever an exit of that reason falls
-// in a pixel column. Exits come from run_result::exits (run_options::keep_exit_events).
-std::string timeline_svg(const std::string& title, const std::vector<exit_event>& exits,
-                         double sim_seconds);
+// Exits per second in `bins` time bins over the run, one line per vCPU (from run_result::exits).
+// The y axis reaches at least y_top, so figures of several runs can share a scale.
+std::string exit_rate_svg(const std::string& title, const std::vector<exit_event>& exits,
+                          double sim_seconds, double y_top = 0, unsigned bins = 100);
+// The highest per-vCPU bin rate exit_rate_svg would draw (exits per second).
+double max_exit_rate(const std::vector<exit_event>& exits, double sim_seconds, unsigned bins = 100);
 
 struct line_series {
     std::string label;
     std::vector<double> y;  // one value per x position
 };
-// A line chart over x positions. If x_numeric, x_values are numbers and positions are
-// scaled; otherwise they are categories spaced evenly.
+// A line chart over x positions. If x_values are all numbers, positions are scaled; otherwise
+// they are categories spaced evenly. Without points, only the lines are drawn. The y axis
+// reaches at least y_top.
 std::string line_chart_svg(const std::string& title, const std::string& x_label,
                            const std::string& y_label, const std::vector<std::string>& x_values,
-                           const std::vector<line_series>& series);
+                           const std::vector<line_series>& series, bool points = true,
+                           double y_top = 0);
 
 // "0x980" for 0x980; names the reason where nested-virtualization.md §2.5 does ("HDEC").
 std::string exit_reason_key(unsigned reason);
@@ -42,10 +53,10 @@ std::string exit_reason_name(unsigned reason);
 // XML text escaping (& < > " ').
 std::string xml_escape(const std::string& s);
 
-// Plot data a `compare` child hands to its parent: latency samples and exit events, as text
-// ("entry NS", "exit NS", "event T_S VCPU REASON" lines).
+// Plot data a `compare` child hands to its parent: the exit events, as text ("event T_S VCPU
+// REASON" lines). Latency histograms travel in the run record JSON.
 std::string plot_data_text(const run_result& r);
-// Fills samples and exits of r from plot_data_text output; throws std::runtime_error
+// Appends to the exits of r from plot_data_text output; throws std::runtime_error
 // naming `what` and the line on malformed input.
 void parse_plot_data(const std::string& text, const std::string& what, run_result& r);
 
