@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints the published reference figures (shared/docs/reference-result.md) beside the model's
-and checks the bands that document sets. Input: the JSON of
+and checks the bands that document sets, then each latency's p50/p99 and the l1 handling and
+timer interrupt breakdowns per policy. Input: the JSON of
 `nestvp compare reference.yaml --set l1.dec_policy=no-cancel --vs l1.dec_policy=cancel`."""
 import json
 import sys
@@ -39,6 +40,54 @@ def main(path):
     missed = [n for n, _, ok in bands if not ok]
     if missed:
         print(f"\n{len(missed)} band(s) missed; docs/calibration.md explains why.")
+    latency_tables(a.get("latencies", {}), b.get("latencies", {}))
+
+
+KINDS = ["nested_entry_latency_ns", "nested_exit_latency_ns", "l1_handling_latency_ns",
+         "round_trip_latency_ns", "timer_interrupt_latency_ns", "wake_latency_ns"]
+BREAKDOWNS = ["l1_handling_latency_ns", "timer_interrupt_latency_ns"]
+
+
+def title(kind):
+    return kind.removesuffix("_ns").replace("_", " ")
+
+
+def ns(v):
+    return "n/a" if v is None else f"{v:,.1f}"
+
+
+def latency_tables(la, lb):
+    """Each latency's p50/p99 per policy, then the l1 handling and timer interrupt breakdowns."""
+    print()
+    print("| latency (ns) | no-cancel p50 | no-cancel p99 | cancel p50 | cancel p99 | samples (no-cancel / cancel) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for k in KINDS:
+        sa, sb = la.get(k, {}).get("all", {}), lb.get(k, {}).get("all", {})
+        print(f"| {title(k)} | {ns(sa.get('p50'))} | {ns(sa.get('p99'))} | {ns(sb.get('p50'))} "
+              f"| {ns(sb.get('p99'))} | {sa.get('count', 0):,} / {sb.get('count', 0):,} |")
+    for k in BREAKDOWNS:
+        ra, rb = la.get(k, {}), lb.get(k, {})
+        # Steps in path order: no-cancel's, then a cancel-only step after its predecessor.
+        steps = [s["step"] for s in ra.get("breakdown", [])]
+        at = 0
+        for s in rb.get("breakdown", []):
+            if s["step"] in steps:
+                at = steps.index(s["step"]) + 1
+            else:
+                steps.insert(at, s["step"])
+                at += 1
+        print()
+        print(f"{title(k)} breakdown (mean ns per sample)")
+        if not steps:
+            print("(no breakdown measured)")
+            continue
+        ma = {s["step"]: s["mean_ns"] for s in ra.get("breakdown", [])}
+        mb = {s["step"]: s["mean_ns"] for s in rb.get("breakdown", [])}
+        print("| step | no-cancel | cancel |")
+        print("|---|---:|---:|")
+        for s in steps:
+            print(f"| {s} | {ns(ma.get(s, 0))} | {ns(mb.get(s, 0))} |")
+        print(f"| total (mean) | {ns(ra.get('all', {}).get('mean'))} | {ns(rb.get('all', {}).get('mean'))} |")
 
 
 if __name__ == "__main__":
