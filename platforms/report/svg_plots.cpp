@@ -1,4 +1,4 @@
-// SVG figures: histograms, exit timelines, sweep line charts.
+// SVG figures: latency CDFs, breakdown bars, exit rates, sweep line charts.
 #include "platforms/report/svg_plots.h"
 
 #include <algorithm>
