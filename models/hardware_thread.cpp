@@ -158,10 +158,10 @@ trap_info hardware_thread::enter(sw_context& guest) {
     m_tbr.set_offset(guest.tb_offset);
     m_level = guest.level;
     m_trap_pending = false;
+    trace();  // at local time, before the hand-over takes the run-ahead offset away
     m_handoff = local_time::hand_over();  // the guest goes on at this thread's local time
     m_entry_time = sc_core::sc_time::from_value(local_time::kernel_now_value() + m_handoff);
     guest.resume.notify();
-    trace();
     while (!m_trap_pending) sc_core::wait(m_trap_event);
     local_time::take_over(m_handoff, m_wake_at);
     m_level = context_level::l0;

@@ -169,17 +169,18 @@ void kvm_run_loop::sample_after_run(uint32_t reason) {
         // L1's handling of the previous exit ended with this run hcall; its sleep is not
         // handling. The round trip counts only when the vCPU did not block.
         p.sample(latency_kind::l1_handling, v, m_last.reason, m_last.resumed, issued, asleep);
-        if (m_last.blocks == m_blocks && entered >= issued)
+        if (m_last.trapped && m_last.blocks == m_blocks && entered >= issued)
             p.sample(latency_kind::round_trip, v, m_last.reason, m_last.trap, entered);
     }
-    if (entered >= issued) {  // L2 ran (not an immediate exit)
+    const bool ran = entered >= issued;  // L2 ran (not an immediate exit)
+    if (ran) {
         p.sample(latency_kind::nested_entry, v, reason, issued, entered);
         p.sample(latency_kind::nested_exit, v, reason, trapped, resumed);
         if (m_wake_from && m_wake_from <= entered)
             p.sample(latency_kind::wake, v, latency_reason::hrtimer, m_wake_from, entered);
         m_wake_from = 0;
     }
-    m_last = last_exit{true, reason, trapped, resumed, m_blocks};
+    m_last = last_exit{true, ran, reason, trapped, resumed, m_blocks};
 }
 
 bool kvm_run_loop::vcpu_woken() const {

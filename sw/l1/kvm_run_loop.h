@@ -90,6 +90,7 @@ private:
     // Path times (sc_time values) of the last exit, for the latencies that end later.
     struct last_exit {
         bool valid = false;
+        bool trapped = false;  // L2 ran and trapped (not an immediate exit)
         uint32_t reason = 0;
         uint64_t trap = 0, resumed = 0;
         uint64_t blocks = 0;  // m_blocks when it was taken

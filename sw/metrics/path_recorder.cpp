@@ -112,7 +112,7 @@ double path_recorder::sample(latency_kind k, unsigned vcpu, uint32_t reason, uin
                              uint64_t t1, uint64_t excluded) {
     if (vcpu >= m_log.size() || t1 < t0) return 0;
     const vcpu_log& l = m_log[vcpu];
-    std::array<double, path_step_count>& part = m_scratch;
+    std::array<uint64_t, path_step_count>& part = m_scratch;
     part.fill(0);
     // Walk back from the newest mark: each mark's step lasts until the next mark (or t1).
     uint64_t seg_end = t1, covered_from = t1;
@@ -121,19 +121,19 @@ double path_recorder::sample(latency_kind k, unsigned vcpu, uint32_t reason, uin
         if (e.t >= t1) continue;
         const uint64_t from = std::max(e.t, t0);
         const uint64_t to = std::min(seg_end, t1);
-        if (to > from) part[static_cast<unsigned>(e.step)] += static_cast<double>(to - from);
+        if (to > from) part[static_cast<unsigned>(e.step)] += to - from;
         seg_end = e.t;
         covered_from = from;
     }
-    if (covered_from > t0) part[0] += static_cast<double>(covered_from - t0);
-    double total = 0;
+    if (covered_from > t0) part[0] += covered_from - t0;
+    uint64_t units = 0;
     const unsigned ki = static_cast<unsigned>(k);
     for (unsigned s = 0; s < path_step_count; ++s) {
         if (excluded & (uint64_t{1} << s)) continue;
-        const double ns = part[s] / m_units_per_ns;
-        m_step_ns[ki][s] += ns;
-        total += ns;
+        m_step_units[ki][s] += part[s];
+        units += part[s];
     }
+    const double total = static_cast<double>(units) / m_units_per_ns;
     ++m_count[ki];
     auto& list = m_hist[ki][vcpu];
     auto it = std::find_if(list.begin(), list.end(),
@@ -151,7 +151,8 @@ std::array<double, path_step_count> path_recorder::breakdown(latency_kind k) con
     const unsigned ki = static_cast<unsigned>(k);
     if (m_count[ki] == 0) return out;
     for (unsigned s = 0; s < path_step_count; ++s)
-        out[s] = m_step_ns[ki][s] / static_cast<double>(m_count[ki]);
+        out[s] = static_cast<double>(m_step_units[ki][s]) / m_units_per_ns /
+                 static_cast<double>(m_count[ki]);
     return out;
 }
 

@@ -116,9 +116,11 @@ private:
     std::vector<vcpu_log> m_log;
     double m_units_per_ns;
     std::array<std::vector<std::vector<by_reason>>, latency_kind_count> m_hist;
-    std::array<std::array<double, path_step_count>, latency_kind_count> m_step_ns{};
+    // Per kind and step, in time units: integers, so the sums do not depend on the order in
+    // which vCPUs record (run-ahead changes that order, never the results).
+    std::array<std::array<uint64_t, path_step_count>, latency_kind_count> m_step_units{};
     std::array<uint64_t, latency_kind_count> m_count{};
-    std::array<double, path_step_count> m_scratch{};
+    std::array<uint64_t, path_step_count> m_scratch{};
 };
 
 }  // namespace nestvp
