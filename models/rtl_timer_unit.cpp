@@ -4,6 +4,9 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"  // verilated_types.h under -Wextra
 #include "Vdecrementer_unit.h"
 #include "verilated.h"
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
 #pragma GCC diagnostic pop
 
 #include "models/rtl_timer_unit.h"
@@ -11,6 +14,11 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+#if VM_COVERAGE
+#include <unistd.h>
+
+#include <cstdlib>
+#endif
 
 #include "models/local_time.h"
 #include "models/vcd_writer.h"
@@ -26,6 +34,21 @@ uint64_t absolute(uint64_t now, uint64_t delta) {
 
 // The wrapper advances at most 2^56 ticks per clock (the RTL accepts any 64-bit adv).
 constexpr uint64_t max_advance = 1ull << 56;
+
+#if VM_COVERAGE
+// Coverage builds only (make coverage): a unit's counts live in its own VerilatedContext and
+// point into the model, so they are written before the model goes, one file per unit in
+// $NESTVP_RTL_COVERAGE_DIR (pid and sequence number keep the names apart), for
+// verilator_coverage to merge.
+void write_coverage(VerilatedContext& ctx) {
+    const char* dir = std::getenv("NESTVP_RTL_COVERAGE_DIR");
+    if (!dir || !*dir) return;
+    static unsigned seq = 0;  // SystemC runs on one OS thread
+    const std::string path =
+        std::string(dir) + "/" + std::to_string(::getpid()) + "-" + std::to_string(seq++) + ".dat";
+    ctx.coveragep()->write(path.c_str());
+}
+#endif
 
 }  // namespace
 
@@ -63,6 +86,11 @@ struct rtl_timer_unit::impl {
     int ids[s_count] = {};
 
     explicit impl(const char* name) : top(&ctx, name) {}
+#if VM_COVERAGE
+    ~impl() {
+        write_coverage(ctx);
+    }
+#endif
 
     void open_trace(const std::string& path, const std::string& scope, uint64_t freq,
                     unsigned bits) {
