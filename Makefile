@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps configure build run test bench bench-long asan fuzz fuzz-run format clean
+.PHONY: all deps configure build run test bench bench-long asan fuzz fuzz-run coverage format clean
 
 all: build
 
@@ -54,8 +54,17 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan CMAKE_FLAGS="$(ASAN_CMAKE_FLAGS)" \
 		CTEST_ARGS="$(ASAN_CTEST_ARGS)" test
 
+# Line and toggle coverage of rtl/decrementer_unit.v under the conformance vectors, the random
+# differential test and a lockstep platform run, in its own build folder (docs/rtl-decrementer.md).
+COV_BUILD ?= build-coverage
+coverage: deps
+	@cmake -S . -B $(COV_BUILD) -DCMAKE_BUILD_TYPE=Release -DNESTVP_RTL_COVERAGE=ON \
+		> $(COV_BUILD).configure.log 2>&1 || (cat $(COV_BUILD).configure.log; exit 1)
+	@cmake --build $(COV_BUILD) -j$(JOBS) --target nestvp timer_conformance rtl_differential
+	@scripts/rtl-coverage.sh $(COV_BUILD) $(JOBS)
+
 format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) build-asan $(FUZZ_BUILD)
+	rm -rf $(BUILD) build-asan $(FUZZ_BUILD) $(COV_BUILD)

@@ -4,6 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsystemc-dev verilator libyaml-cpp-dev
       libgtest-dev libxml2-utils parallel)
+# `make coverage` needs nothing more: verilator ships verilator_coverage and depends on python3.
 if [[ "${NESTVP_WITH_CLANG:-0}" == 1 ]]; then pkgs+=(clang libclang-rt-14-dev); fi
 missing=()
 for p in "${pkgs[@]}"; do
