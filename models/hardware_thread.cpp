@@ -26,6 +26,8 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_wake("wake") {
     m_irq.set_waker(m_wake);
     m_core.attach(*this, m_wake);
+    m_hcall_ext = new hcall_extension;
+    m_hcall_gp.set_extension(m_hcall_ext);  // the payload frees it
 }
 
 void hardware_thread::set_handler(context_level lvl, interrupt_handler handler) {
@@ -205,7 +207,6 @@ void hardware_thread::hcall(hcall_frame& frame) {
     m_irq.set_msr(msr::sf | msr::hv | (m & (msr::me | msr::ri)));
     m_level = context_level::l0;
     m_tbr.set_offset(0);
-    frame.thread = this;
     if (hcall_socket.size() == 0) {
         frame.r[3] = static_cast<uint64_t>(-2);  // H_FUNCTION: no firmware behind the thread
         m_level = lvl;
@@ -213,18 +214,19 @@ void hardware_thread::hcall(hcall_frame& frame) {
         m_irq.set_msr(m);
         return;
     }
-    // One payload per thread, reused: built per call it allocated its extension array each
-    // time, and one left on a coroutine stack that never unwinds was reported as a leak.
-    // Only one context runs on the thread, so calls cannot overlap (checked).
+    // One payload per thread, reused (models/hcall_protocol.h): built per call it allocated its
+    // extension array each time. Only one context runs on the thread, so calls cannot overlap.
     if (m_hcall_in_flight)
         throw std::logic_error(std::string(name()) + ": hcall issued while another is in flight");
     m_hcall_in_flight = true;
     tlm::tlm_generic_payload& gp = m_hcall_gp;
+    m_hcall_ext->frame = frame;
+    m_hcall_ext->thread_id = m_id;
     gp.set_command(tlm::TLM_WRITE_COMMAND);
     gp.set_address(frame.r[3]);
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&frame));
-    gp.set_data_length(sizeof(frame));
-    gp.set_streaming_width(sizeof(frame));
+    gp.set_data_ptr(nullptr);
+    gp.set_data_length(0);
+    gp.set_streaming_width(0);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     trace();
@@ -235,7 +237,9 @@ void hardware_thread::hcall(hcall_frame& frame) {
         throw;
     }
     m_hcall_in_flight = false;
-    if (delay > sc_core::SC_ZERO_TIME) wait_for(delay);
+    frame = m_hcall_ext->frame;
+    // The initiator honours the annotated delay: the thread stalls for it (run-ahead kept).
+    if (delay > sc_core::SC_ZERO_TIME) stall(delay);
     if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) frame.r[3] = static_cast<uint64_t>(-2);
     // Return to L1 (hrfid with HSRR1 = the caller's MSR).
     m_level = lvl;

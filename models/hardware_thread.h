@@ -5,7 +5,8 @@
 // Each software context is a SystemC thread (coroutine); exactly one runs on the hardware
 // thread at a time. A hypervisor context enters a guest with enter() and blocks until the
 // guest traps (an HV-class interrupt or `sc 1`). Hypervisor calls from L1 leave the thread as
-// TLM-2.0 transactions to the L0 firmware (hcall_socket); the call runs L0's code on this thread.
+// TLM-2.0 transactions to the L0 firmware (hcall_socket, models/hcall_protocol.h); the call runs
+// L0's code on this thread, which L0 reaches through hv_thread_if, bound by the platform.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <tlm>
 
 #include "models/core.h"
+#include "models/hcall_protocol.h"
 #include "models/interrupt_controller.h"
 #include "models/local_time.h"
 #include "models/sw_context.h"
@@ -25,23 +27,9 @@
 
 namespace nestvp {
 
-class hardware_thread;
-
-// The payload of an hcall transaction (the GPRs of `sc 1`, PAPR calling convention):
-// r3 = hcall number on the way in, return code on the way out; r4.. arguments / results.
-struct hcall_frame {
-    std::array<uint64_t, 13> r{};  // r0..r12
-    hardware_thread* thread = nullptr;
-};
-
-// Why a guest stopped running: the interrupt vector L0 saw, with the guest's NIA and MSR.
-struct trap_info {
-    uint32_t vector = 0;
-    uint64_t nia = 0;
-    uint64_t msr = 0;
-};
-
-class hardware_thread : public sc_core::sc_module, public local_time::wake_source {
+class hardware_thread final : public sc_core::sc_module,
+                              public local_time::wake_source,
+                              public hv_thread_if {
 public:
     enum accounting : unsigned { acct_l0, acct_l1, acct_l2_kernel, acct_l2_user, acct_count };
     using interrupt_handler = std::function<void(const interrupt_record&)>;
@@ -55,15 +43,15 @@ public:
     core& owner() { return m_core; }
     unsigned index() const { return m_index; }  // within its core
     // Platform-wide thread number (statistics); defaults to the index within the core.
-    unsigned id() const { return m_id; }
+    unsigned id() const override { return m_id; }
     void set_id(unsigned id) { m_id = id; }
     // Architected state. Each access first retires the cycles charged so far (settle()), so
     // whatever the software observes or changes happens at the right simulated time.
-    timer_unit_if& timers() {
+    timer_unit_if& timers() override {
         settle();
         return *m_timers;
     }
-    interrupt_controller& irq() {
+    interrupt_controller& irq() override {
         settle();
         return m_irq;
     }
@@ -92,7 +80,7 @@ public:
     // steps are accumulated and retired in one compute() at the next point where the thread
     // does something observable (an architected-state access, an hcall, a guest entry or trap,
     // an activity or level change, or compute()); nothing moves in simulated time in between.
-    void charge(double cycles) {
+    void charge(double cycles) override {
         if (m_irq.msr() & msr::ee)
             execute(cycles);
         else
@@ -103,10 +91,17 @@ public:
     }
     // A stall of `d` that occupies the thread (a memory access's annotated delay): charged as
     // the cycles the thread retires in `d` at its current share of the core.
-    void stall(const sc_core::sc_time& d) { charge(d.to_seconds() * m_core.thread_rate()); }
+    void stall(const sc_core::sc_time& d) override {
+        charge(d.to_seconds() * m_core.thread_rate());
+    }
     // When the work charged so far ends if retired at the current rate (sc_time value): the
     // start of the software's next step, for path marks. Retires nothing.
-    sc_dt::uint64 step_time() const;
+    sc_dt::uint64 step_time() const override;
+    uint64_t host_ticks() override {
+        settle();
+        return m_core.tb().ticks();
+    }
+    uint64_t host_tb_offset() const override { return m_host ? m_host->tb_offset : 0; }
     void set_handler(context_level lvl, interrupt_handler handler);
 
     // Context bookkeeping.
@@ -123,7 +118,7 @@ public:
 
     // From the hypervisor context: hand the thread to `guest` (MSR <- guest.msr via hrfid) and
     // block until it traps. Returns the trap.
-    trap_info enter(sw_context& guest);
+    trap_info enter(sw_context& guest) override;
     // From the guest context: waits for the next entry (enter()), at the entering thread's
     // local time. A guest's first instruction waits here.
     void await_entry(sw_context& guest);
@@ -134,7 +129,7 @@ public:
     void hcall(hcall_frame& frame);
 
     // SMT activity (a ceded thread is inactive).
-    void set_active(bool active) {
+    void set_active(bool active) override {
         settle();
         m_core.set_active(m_index, active);
         trace();
@@ -153,8 +148,8 @@ public:
 
     // Cycles retired per accounting class, including the compute() in progress.
     double cycles(accounting a) const;
-    sc_core::sc_time entry_time() const { return m_entry_time; }
-    sc_core::sc_time trap_time() const { return m_trap_time; }
+    sc_core::sc_time entry_time() const override { return m_entry_time; }
+    sc_core::sc_time trap_time() const override { return m_trap_time; }
 
 private:
     void guest_trap(const trap_info& t);  // guest side of a trap: hand back, wait for re-entry
@@ -186,6 +181,7 @@ private:
     sc_core::sc_event m_wake;
 
     tlm::tlm_generic_payload m_hcall_gp;  // the hcall transaction, reused (hcall())
+    hcall_extension* m_hcall_ext;         // its extension (owned by the payload)
     bool m_hcall_in_flight = false;
     double m_owed = 0;                            // charged, not yet retired
     sc_dt::uint64 m_wake_at = ~sc_dt::uint64{0};  // end of this thread's timed wait, if any

@@ -97,6 +97,7 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
                                                    slot, topts);
         t->set_id(v);
         t->hcall_socket.bind(m_l0->hcall_socket);
+        m_l0->threads.bind(*t);  // L0 acts on the thread that called it (by id)
         auto l1 = std::make_unique<sw_context>();
         l1->name = "l1.vcpu" + std::to_string(v);
         l1->level = context_level::l1;

@@ -24,6 +24,7 @@ l0_firmware::l0_firmware(const sc_core::sc_module_name& name, run_output_policy 
                          const l0_costs& costs, nested_metrics& metrics)
     : sc_core::sc_module(name),
       hcall_socket("hcall_socket"),
+      threads("threads"),
       memory("memory"),
       m_policy(policy),
       m_costs(costs),
@@ -58,63 +59,71 @@ unsigned exit_reason_registers(uint32_t vector) {
     }
 }
 
-void l0_firmware::charge_memory(hardware_thread& t) {
+void l0_firmware::charge_memory(hv_thread_if& t) {
     // Guest-memory latency (TLM annotated delay): the thread stalls in L0 for it.
     const sc_core::sc_time d = memory.take_delay();
     if (d != sc_core::SC_ZERO_TIME) t.stall(d);
 }
 
-void l0_firmware::mark(hardware_thread& t, path_step s) {
+void l0_firmware::mark(hv_thread_if& t, path_step s) {
     m_metrics.paths().mark(t.id(), s, t.step_time());
 }
 
-void l0_firmware::charge_buffer(hardware_thread& t, uint64_t elements, uint64_t bytes) {
+void l0_firmware::charge_buffer(hv_thread_if& t, uint64_t elements, uint64_t bytes) {
     charge_memory(t);
     t.charge(static_cast<double>(m_costs.gsb_element * elements + m_costs.gsb_byte * bytes));
 }
 
+void l0_firmware::end_of_elaboration() {
+    for (int i = 0; i < threads.size(); ++i) {
+        hv_thread_if* t = threads[i];
+        if (t->id() >= m_by_id.size()) m_by_id.resize(t->id() + 1, nullptr);
+        if (m_by_id[t->id()])
+            SC_REPORT_ERROR(name(),
+                            ("two threads bound with id " + std::to_string(t->id())).c_str());
+        m_by_id[t->id()] = t;
+    }
+}
+
 void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-    if (gp.get_data_length() != sizeof(hcall_frame) || !gp.get_data_ptr()) {
+    // The register frame and the caller's id travel in the extension (models/hcall_protocol.h).
+    // Any delay the caller annotated goes back to it unchanged: the initiator honours it.
+    (void)delay;
+    hcall_extension* ext = gp.get_extension<hcall_extension>();
+    hv_thread_if* tp = ext ? thread_by_id(ext->thread_id) : nullptr;
+    if (!tp) {
         gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
         return;
     }
-    auto& f = *reinterpret_cast<hcall_frame*>(gp.get_data_ptr());
-    if (!f.thread) {
-        gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-        return;
-    }
-    if (delay > sc_core::SC_ZERO_TIME) {
-        f.thread->stall(delay);
-        delay = sc_core::SC_ZERO_TIME;
-    }
+    hv_thread_if& t = *tp;
+    hcall_frame& f = ext->frame;
     const bool run = f.r[3] == papr::H_GUEST_RUN_VCPU || f.r[3] == papr::H_ENTER_NESTED;
-    if (run) mark(*f.thread, path_step::l0_hcall_entry);
-    m_metrics.add(counter::l0_hcalls, f.thread->id());
+    if (run) mark(t, path_step::l0_hcall_entry);
+    m_metrics.add(counter::l0_hcalls, t.id());
     m_metrics.add_hcall(f.r[3]);
-    f.thread->charge(m_costs.hcall_entry);
-    dispatch(f);
+    t.charge(m_costs.hcall_entry);
+    dispatch(t, f);
     // The return cost joins whatever L1 does next with interrupts off (hardware_thread::charge).
-    if (run) mark(*f.thread, path_step::l0_return_to_l1);
-    f.thread->charge(m_costs.hcall_return);
+    if (run) mark(t, path_step::l0_return_to_l1);
+    t.charge(m_costs.hcall_return);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void l0_firmware::dispatch(hcall_frame& f) {
+void l0_firmware::dispatch(hv_thread_if& t, hcall_frame& f) {
     switch (f.r[3]) {
         case papr::H_CEDE:
-            return h_cede(f);
+            return h_cede(t, f);
         case papr::H_GUEST_RUN_VCPU:
-            return h_guest_run_vcpu(f);
+            return h_guest_run_vcpu(t, f);
         case papr::H_ENTER_NESTED:
-            return h_enter_nested(f);
+            return h_enter_nested(t, f);
         default:
-            if (l0_guest_table::handles(f.r[3])) return h_guest_state_hcall(f);
+            if (l0_guest_table::handles(f.r[3])) return h_guest_state_hcall(t, f);
             f.r[3] = static_cast<uint64_t>(papr::H_FUNCTION);
     }
 }
 
-void l0_firmware::h_guest_state_hcall(hcall_frame& f) {
-    hardware_thread& t = *f.thread;
+void l0_firmware::h_guest_state_hcall(hv_thread_if& t, hcall_frame& f) {
     const uint64_t op = f.r[3];
     const hcall_result r = m_table.dispatch(op, &f.r[4], memory);
     charge_memory(t);
@@ -145,10 +154,9 @@ sw_context* l0_firmware::context_for(uint64_t guest, uint64_t vcpu) {
     return ctx;
 }
 
-void l0_firmware::h_cede(hcall_frame& f) {
+void l0_firmware::h_cede(hv_thread_if& t, hcall_frame& f) {
     // An L1 vCPU with nothing to run gives up its thread until its next interrupt (its DEC):
     // the thread is inactive meanwhile, so its SMT siblings speed up.
-    hardware_thread& t = *f.thread;
     t.charge(m_costs.cede);
     m_metrics.add(counter::l0_l1_cedes, t.id());
     t.set_active(false);  // retires the cede cost first
@@ -159,14 +167,14 @@ void l0_firmware::h_cede(hcall_frame& f) {
     f.r[3] = papr::H_SUCCESS;
 }
 
-trap_info l0_firmware::run_l2(hardware_thread& t, sw_context& l2, const l2_timing& in,
+trap_info l0_firmware::run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& in,
                               uint64_t& dec_expiry_out, l1_saved& l1) {
-    const uint64_t l1_offset = t.host() ? t.host()->tb_offset : 0;
+    const uint64_t l1_offset = t.host_tb_offset();
     // Each timer access goes through t.timers(), which first retires what was charged, so the
     // access happens at its simulated time.
-    const auto l1_now = [&t, l1_offset] { return t.owner().tb().ticks() + l1_offset; };
+    const auto l1_now = [&t, l1_offset] { return t.host_ticks() + l1_offset; };
     l1.lpcr = t.irq().lpcr();
-    l1.dec_host = t.owner().tb().ticks() + signed_dec(t.timers().read_dec(), l1.lpcr);
+    l1.dec_host = t.host_ticks() + signed_dec(t.timers().read_dec(), l1.lpcr);
     trap_info trap{vector::hdecrementer, l2.nia, l2.msr};
     if (static_cast<int64_t>(in.hdec_expiry_l1 - l1_now()) < 0) {
         // The L1 time limit already passed: exit at once with 0x980, no switch, L2 not entered.
@@ -209,7 +217,7 @@ trap_info l0_firmware::run_l2(hardware_thread& t, sw_context& l2, const l2_timin
     return trap;
 }
 
-void l0_firmware::restore_l1(hardware_thread& t, const l2_timing& in, const l1_saved& l1) {
+void l0_firmware::restore_l1(hv_thread_if& t, const l2_timing& in, const l1_saved& l1) {
     if (!l1.switched) return;
     mark(t, path_step::l0_restore_l1);
     t.charge(static_cast<double>(m_costs.partition_switch + m_costs.timer_write));
@@ -220,12 +228,11 @@ void l0_firmware::restore_l1(hardware_thread& t, const l2_timing& in, const l1_s
         // L1's DEC from its expiry at the instant of the write.
         t.charge(static_cast<double>(m_costs.timer_write));
         timer_unit_if& timers = t.timers();
-        timers.write_dec(l1.dec_host - t.owner().tb().ticks());
+        timers.write_dec(l1.dec_host - t.host_ticks());
     }
 }
 
-void l0_firmware::h_guest_run_vcpu(hcall_frame& f) {
-    hardware_thread& t = *f.thread;
+void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
     const uint64_t flags = f.r[4], guest = f.r[5], vcpu = f.r[6];
     m_metrics.add(counter::l0_run_vcpu, t.id());
     mark(t, path_step::l0_read_input);
@@ -269,10 +276,9 @@ void l0_firmware::h_guest_run_vcpu(hcall_frame& f) {
     f.r[4] = out.r4;
 }
 
-void l0_firmware::h_enter_nested(hcall_frame& f) {
+void l0_firmware::h_enter_nested(hv_thread_if& t, hcall_frame& f) {
     // nestedv1 (§2.3, §2.4): the whole L2 state travels in hv_guest_state + pt_regs in L1
     // memory, both ways; hdec_expiry is L1's time limit; the DEC register carries L2's DEC.
-    hardware_thread& t = *f.thread;
     m_metrics.add(counter::l0_enter_nested, t.id());
     const uint64_t hv_addr = f.r[4], regs_addr = f.r[5];
     mark(t, path_step::l0_read_input);

@@ -8,12 +8,13 @@
 #include <functional>
 #include <map>
 #include <utility>
+#include <vector>
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
 
-#include "models/hardware_thread.h"
+#include "models/hcall_protocol.h"
 #include "models/tlm_memory_port.h"
 #include "sw/l0/l0_guest_table.h"
 #include "sw/metrics/nested_metrics.h"
@@ -45,6 +46,8 @@ unsigned exit_reason_registers(uint32_t vector);
 class l0_firmware : public sc_core::sc_module {
 public:
     tlm_utils::multi_passthrough_target_socket<l0_firmware> hcall_socket;
+    // The hardware threads L0 runs on, bound by the platform; an hcall names its thread by id.
+    sc_core::sc_port<hv_thread_if, 0, sc_core::SC_ZERO_OR_MORE_BOUND> threads;
     tlm_memory_port memory;  // bind memory.socket to the L1 partition's guest_memory
 
     // The software context of an L2 vCPU, asked for when L1 creates it.
@@ -58,17 +61,22 @@ public:
     run_output_policy policy() const { return m_policy; }
 
 private:
+    void end_of_elaboration() override;
+    // The bound thread with this id; nullptr when none is.
+    hv_thread_if* thread_by_id(unsigned id) const {
+        return id < m_by_id.size() ? m_by_id[id] : nullptr;
+    }
     void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-    void dispatch(hcall_frame& f);
-    void charge_memory(hardware_thread& t);
-    void mark(hardware_thread& t, path_step s);
+    void dispatch(hv_thread_if& t, hcall_frame& f);
+    void charge_memory(hv_thread_if& t);
+    void mark(hv_thread_if& t, path_step s);
     // One buffer moved through memory: per-element and per-byte cost, and the memory's latency.
-    void charge_buffer(hardware_thread& t, uint64_t elements, uint64_t bytes);
+    void charge_buffer(hv_thread_if& t, uint64_t elements, uint64_t bytes);
 
-    void h_cede(hcall_frame& f);
-    void h_guest_run_vcpu(hcall_frame& f);
-    void h_enter_nested(hcall_frame& f);
-    void h_guest_state_hcall(hcall_frame& f);
+    void h_cede(hv_thread_if& t, hcall_frame& f);
+    void h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f);
+    void h_enter_nested(hv_thread_if& t, hcall_frame& f);
+    void h_guest_state_hcall(hv_thread_if& t, hcall_frame& f);
     sw_context* context_for(uint64_t guest, uint64_t vcpu);
 
     // What L0 loads into the thread for one L2 run. Expiries are in L1 TB; l2_offset is
@@ -88,10 +96,10 @@ private:
         uint64_t lpcr = 0, dec_host = 0;
         bool switched = false;  // the partition was switched (L2 entered)
     };
-    trap_info run_l2(hardware_thread& t, sw_context& l2, const l2_timing& in,
-                     uint64_t& dec_expiry_out, l1_saved& l1);
+    trap_info run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& in, uint64_t& dec_expiry_out,
+                     l1_saved& l1);
     // The partition switch back to L1: HDEC parked, LPCR and (v2) L1's DEC restored.
-    void restore_l1(hardware_thread& t, const l2_timing& in, const l1_saved& l1);
+    void restore_l1(hv_thread_if& t, const l2_timing& in, const l1_saved& l1);
 
     l0_guest_table m_table;
     run_output_policy m_policy;
@@ -99,6 +107,7 @@ private:
     nested_metrics& m_metrics;
     context_provider m_provider;
     std::map<std::pair<uint64_t, uint64_t>, sw_context*> m_contexts;
+    std::vector<hv_thread_if*> m_by_id;  // threads by id, filled at the end of elaboration
 };
 
 }  // namespace nestvp

@@ -37,8 +37,8 @@ const char* path_step_name(path_step s) {
 }
 
 const char* latency_kind_name(latency_kind k) {
-    static const char* const names[] = {"nested_entry_latency_ns", "nested_exit_latency_ns",
-                                        "l1_handling_latency_ns",  "round_trip_latency_ns",
+    static const char* const names[] = {"nested_entry_latency_ns",    "nested_exit_latency_ns",
+                                        "l1_handling_latency_ns",     "round_trip_latency_ns",
                                         "timer_interrupt_latency_ns", "wake_latency_ns"};
     static_assert(sizeof(names) / sizeof(names[0]) == latency_kind_count, "every kind has a name");
     return names[static_cast<unsigned>(k)];

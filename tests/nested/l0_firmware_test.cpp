@@ -53,6 +53,7 @@ struct l0_bench {
 
     l0_bench() {
         t.hcall_socket.bind(l0.hcall_socket);
+        l0.threads.bind(t);
         l0.memory.socket.bind(mem.socket);
         l1port.socket.bind(mem.socket);
         l1.level = context_level::l1;

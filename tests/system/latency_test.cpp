@@ -42,8 +42,7 @@ double step(const latency_report& r, const std::string& name) {
 
 // vCPU v's mean for its most frequent reason in `a`, and the same reason's mean in `b`: the
 // same kind of sample on both sides, whatever else a changed cost shifts in the mix.
-std::pair<double, double> vcpu_means(const latency_report& a, const latency_report& b,
-                                     unsigned v) {
+std::pair<double, double> vcpu_means(const latency_report& a, const latency_report& b, unsigned v) {
     const auto& ra = a.by_vcpu.at(v);
     const auto& rb = b.by_vcpu.at(v);
     std::string top;
@@ -72,7 +71,8 @@ TEST(nested_latency, cancel_handles_exits_slower_by_its_get_state) {
 // With `powervm-dec-expiry` the check reads the expiry from the output: no GET_STATE on the
 // path, and the exit carries one more element.
 TEST(nested_latency, dec_expiry_firmware_removes_the_get_state) {
-    const run_metrics nc = run("--set l1.dec_policy=no-cancel --set l0.run_output=powervm-dec-expiry");
+    const run_metrics nc =
+        run("--set l1.dec_policy=no-cancel --set l0.run_output=powervm-dec-expiry");
     const run_metrics c = run("--set l1.dec_policy=cancel --set l0.run_output=powervm-dec-expiry");
     const run_metrics cp = run("--set l1.dec_policy=cancel --set l0.run_output=powervm");
     const latency_report &hn = lat(nc, "l1_handling_latency_ns"),
@@ -144,8 +144,7 @@ TEST(nested_latency, exit_interrupt_cost_moves_exit_and_round_trip_only) {
 }
 
 TEST(nested_latency, return_to_guest_cost_moves_entry_and_wake_only) {
-    expect_step_moves("return_to_guest", 300, 3000,
-                      {"nested_entry_latency_ns", "wake_latency_ns"},
+    expect_step_moves("return_to_guest", 300, 3000, {"nested_entry_latency_ns", "wake_latency_ns"},
                       {"nested_exit_latency_ns", "l1_handling_latency_ns"});
 }
 
