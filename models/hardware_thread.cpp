@@ -23,7 +23,8 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_timers(make_timer_unit("timers", owner.tb(), timer_opts)),
       m_irq("irq", *m_timers),
       m_tbr(owner.tb()),
-      m_wake("wake") {
+      m_wake("wake"),
+      m_units_per_second(1.0 / sc_core::sc_get_time_resolution().to_seconds()) {
     m_irq.set_waker(m_wake);
     m_core.attach(*this, m_wake);
     m_hcall_ext = new hcall_extension;
@@ -271,9 +272,9 @@ void hardware_thread::wait_external(const sc_core::sc_event& e) {
 sc_dt::uint64 hardware_thread::step_time() const {
     const sc_dt::uint64 now = local_time::now_value();
     if (m_owed <= 0) return now;
-    static const double resolution = sc_core::sc_get_time_resolution().to_seconds();  // fixed
     // The same rounding as compute()'s segments.
-    return now + static_cast<sc_dt::uint64>(std::ceil(m_owed / m_core.thread_rate() / resolution));
+    return now + static_cast<sc_dt::uint64>(
+                     std::ceil(m_owed * m_units_per_second / m_core.thread_rate()));
 }
 
 double hardware_thread::cycles(accounting a) const {

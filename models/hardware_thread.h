@@ -179,6 +179,7 @@ private:
     // What compute() waits on: its deadline (a timed notification), the interrupt controller's
     // deliverable changes and the core's re-rates, all on this one event.
     sc_core::sc_event m_wake;
+    const double m_units_per_second;  // SystemC time-value units per second (fixed)
 
     tlm::tlm_generic_payload m_hcall_gp;  // the hcall transaction, reused (hcall())
     hcall_extension* m_hcall_ext;         // its extension (owned by the payload)

@@ -112,32 +112,30 @@ double path_recorder::sample(latency_kind k, unsigned vcpu, uint32_t reason, uin
                              uint64_t t1, uint64_t excluded) {
     if (vcpu >= m_log.size() || t1 < t0) return 0;
     const vcpu_log& l = m_log[vcpu];
-    std::array<uint64_t, path_step_count>& part = m_scratch;
-    part.fill(0);
+    const unsigned ki = static_cast<unsigned>(k);
+    std::array<uint64_t, path_step_count>& steps = m_step_units[ki];
+    uint64_t units = 0;
+    const auto add = [&](path_step s, uint64_t d) {
+        if (excluded & bit(s)) return;
+        steps[static_cast<unsigned>(s)] += d;
+        units += d;
+    };
     // Walk back from the newest mark: each mark's step lasts until the next mark (or t1).
     uint64_t seg_end = t1, covered_from = t1;
     for (unsigned i = 0; i < l.size && covered_from > t0; ++i) {
         const entry& e = l.back(i);
         if (e.t >= t1) continue;
         const uint64_t from = std::max(e.t, t0);
-        const uint64_t to = std::min(seg_end, t1);
-        if (to > from) part[static_cast<unsigned>(e.step)] += to - from;
+        if (seg_end > from) add(e.step, seg_end - from);
         seg_end = e.t;
         covered_from = from;
     }
-    if (covered_from > t0) part[0] += covered_from - t0;
-    uint64_t units = 0;
-    const unsigned ki = static_cast<unsigned>(k);
-    for (unsigned s = 0; s < path_step_count; ++s) {
-        if (excluded & (uint64_t{1} << s)) continue;
-        m_step_units[ki][s] += part[s];
-        units += part[s];
-    }
-    const double total = static_cast<double>(units) / m_units_per_ns;
+    if (covered_from > t0) add(path_step::other, covered_from - t0);
     ++m_count[ki];
+    const double total = static_cast<double>(units) / m_units_per_ns;
     auto& list = m_hist[ki][vcpu];
-    auto it = std::find_if(list.begin(), list.end(),
-                           [reason](const by_reason& b) { return b.reason == reason; });
+    auto it = list.begin();
+    while (it != list.end() && it->reason != reason) ++it;
     if (it == list.end()) {
         list.push_back(by_reason{reason, {}});
         it = list.end() - 1;

@@ -120,7 +120,6 @@ private:
     // which vCPUs record (run-ahead changes that order, never the results).
     std::array<std::array<uint64_t, path_step_count>, latency_kind_count> m_step_units{};
     std::array<uint64_t, latency_kind_count> m_count{};
-    std::array<uint64_t, path_step_count> m_scratch{};
 };
 
 }  // namespace nestvp
