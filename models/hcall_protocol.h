@@ -52,7 +52,7 @@ public:
     virtual sc_dt::uint64 step_time() const = 0;
     virtual timer_unit_if& timers() = 0;
     virtual interrupt_controller& irq() = 0;
-    virtual uint64_t host_ticks() = 0;         // TB without any partition offset
+    virtual uint64_t host_ticks() = 0;            // TB without any partition offset
     virtual uint64_t host_tb_offset() const = 0;  // the running host partition's TB offset
     // Hands the thread to `guest` (hrfid) and blocks until it traps.
     virtual trap_info enter(sw_context& guest) = 0;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 
 #include "models/core.h"
@@ -222,4 +223,50 @@ TEST(l0_firmware, bad_arguments_get_papr_codes) {
         EXPECT_EQ(static_cast<int64_t>(b.hcall(0x1234).r[3]), papr::H_FUNCTION);
         EXPECT_EQ(b.l2_entries, 0u);
     });
+}
+
+// The hcall protocol (models/hcall_protocol.h): the frame and the caller's id travel in the
+// extension; a payload without one, or naming a thread that is not bound, is refused without
+// touching any thread.
+namespace {
+struct raw_initiator : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<raw_initiator> socket{"socket"};
+    explicit raw_initiator(const sc_core::sc_module_name& n) : sc_core::sc_module(n) {}
+    tlm::tlm_response_status send(hcall_extension* ext) {
+        tlm::tlm_generic_payload gp;
+        gp.set_command(tlm::TLM_WRITE_COMMAND);
+        gp.set_address(papr::H_GUEST_GET_CAPABILITIES);
+        gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        if (ext) gp.set_extension(ext);
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        socket->b_transport(gp, delay);
+        if (ext) gp.clear_extension(ext);
+        return gp.get_response_status();
+    }
+};
+}  // namespace
+
+TEST(l0_firmware, hcall_payload_names_its_thread_by_id) {
+    NESTVP_SC_TEST_GUARD();
+    l0_bench b;
+    raw_initiator raw("raw");
+    raw.socket.bind(b.l0.hcall_socket);
+    bool done = false;
+    sc_core::sc_spawn([&] {
+        EXPECT_EQ(raw.send(nullptr), tlm::TLM_GENERIC_ERROR_RESPONSE);
+        hcall_extension unknown;
+        unknown.frame.r[3] = papr::H_GUEST_GET_CAPABILITIES;
+        unknown.thread_id = 7;  // no thread bound with this id
+        EXPECT_EQ(raw.send(&unknown), tlm::TLM_GENERIC_ERROR_RESPONSE);
+        EXPECT_EQ(b.metrics.total(counter::l0_hcalls), 0u);
+        hcall_extension known;
+        known.frame.r[3] = papr::H_GUEST_GET_CAPABILITIES;
+        known.thread_id = b.t.id();
+        EXPECT_EQ(raw.send(&known), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(known.frame.r[3], 0u);  // H_SUCCESS, capabilities in r4
+        EXPECT_NE(known.frame.r[4], 0u);
+        done = true;
+    });
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+    EXPECT_TRUE(done);
 }
