@@ -170,9 +170,8 @@ void l0_firmware::h_cede(hv_thread_if& t, hcall_frame& f) {
 trap_info l0_firmware::run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& in,
                               uint64_t& dec_expiry_out, l1_saved& l1) {
     const uint64_t l1_offset = t.host_tb_offset();
-    // Each timer access goes through t.timers(), which first retires what was charged, so the
-    // access happens at its simulated time.
     const auto l1_now = [&t, l1_offset] { return t.host_ticks() + l1_offset; };
+    // The first access retires what L0 charged so far (hardware_thread::timers()).
     l1.lpcr = t.irq().lpcr();
     l1.dec_host = t.host_ticks() + signed_dec(t.timers().read_dec(), l1.lpcr);
     trap_info trap{vector::hdecrementer, l2.nia, l2.msr};
@@ -184,52 +183,50 @@ trap_info l0_firmware::run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& 
         return trap;
     }
     // §6 nested_papr_load_l2: the partition switch (LPIDR, PIDR, LPCR with HDICE forced, TB
-    // offset), then DEC from the stored expiry (v2; in v1 L1 left L2's DEC in the register)
-    // and HDEC from L1's time limit, both through the timer unit (timer-facilities.md §3).
-    mark(t, path_step::l0_switch_to_l2);
-    t.charge(static_cast<double>(m_costs.partition_switch));
+    // offset), DEC from the stored expiry (v2; in v1 L1 left L2's DEC in the register) and HDEC
+    // from L1's time limit, through the timer unit (timer-facilities.md §3). The registers are
+    // written at the start of the switch and its cost follows: each value comes from an expiry,
+    // so every edge lands at the same time whichever cycle of the switch wrote it, and the
+    // thread retires the switch in one step.
     t.irq().set_lpcr(in.lpcr | lpcr::hdice);
-    mark(t, path_step::l0_load_timers);
-    if (in.load_dec) {
-        t.charge(static_cast<double>(m_costs.timer_write));
-        t.timers().write_dec(in.dec_expiry_l1 - l1_now());
-    }
-    t.charge(static_cast<double>(m_costs.timer_write));
-    // HDEC >= 0 here unless the writes above took the thread past the limit: then HDEC is
-    // negative and L2 traps on its first instruction (§3).
+    if (in.load_dec) t.timers().write_dec(in.dec_expiry_l1 - l1_now());
+    // HDEC < 0 if the limit passes during the switch: L2 then traps at once (§3).
     t.timers().write_hdec(in.hdec_expiry_l1 - l1_now());
     l2.tb_offset = l1_offset + in.l2_offset;  // offsets add up across levels (§2.4)
+    mark(t, path_step::l0_switch_to_l2);
+    t.charge(static_cast<double>(m_costs.partition_switch));
+    mark(t, path_step::l0_load_timers);
+    t.charge(static_cast<double>(m_costs.timer_write * (in.load_dec ? 2 : 1)));
     m_metrics.add(counter::l0_l2_entries, t.id());
     mark(t, path_step::l0_return_to_l2);
     t.charge(static_cast<double>(m_costs.return_to_guest));
     mark(t, path_step::l2_running);  // where the hrfid ends: L2's first cycle
-    trap = t.enter(l2);              // retires the hrfid; L2 runs from entry_time() to trap_time()
+    trap = t.enter(l2);              // retires the switch; L2 runs from entry_time() to trap_time()
+    // §6 exit_nested_store_l2: L2's DEC read at the trap and its expiry kept in L1 TB, offset
+    // removed; then L1's partition state back (HDEC parked, a stray HDEC edge consumed, L1's
+    // LPCR and, v2, its DEC from its expiry). As at entry, the registers are accessed at once
+    // and the exit's steps are charged after them.
+    dec_expiry_out = l1_now() + signed_dec(t.timers().read_dec(), t.irq().lpcr());
+    t.timers().write_hdec(hdec_max);
+    if (t.timers().hdec_pending()) t.timers().ack_hdec();
+    t.irq().set_lpcr(l1.lpcr);
+    if (in.restore_l1_dec) t.timers().write_dec(l1.dec_host - t.host_ticks());
     m_metrics.paths().mark(t.id(), path_step::l0_exit_interrupt, t.trap_time().value());
     t.charge(static_cast<double>(m_costs.exit_interrupt));
-    // §6 exit_nested_store_l2: the registers L0 keeps, plus those of the exit reason; L2's DEC
-    // read at the save and its expiry kept in L1 TB, offset removed.
+    // The registers L0 keeps, plus those of the exit reason.
     mark(t, path_step::l0_save_regs);
     t.charge(static_cast<double>(m_costs.reg_move *
                                  (l2_state_registers() + exit_reason_registers(trap.vector))));
-    const uint64_t dec = t.timers().read_dec();
-    dec_expiry_out = l1_now() + signed_dec(dec, t.irq().lpcr());
     l1.switched = true;
     return trap;
 }
 
 void l0_firmware::restore_l1(hv_thread_if& t, const l2_timing& in, const l1_saved& l1) {
+    // The switch back to L1 (registers written at the trap, run_l2): its cost.
     if (!l1.switched) return;
     mark(t, path_step::l0_restore_l1);
-    t.charge(static_cast<double>(m_costs.partition_switch + m_costs.timer_write));
-    t.timers().write_hdec(hdec_max);
-    if (t.timers().hdec_pending()) t.timers().ack_hdec();  // a stray HDEC edge is consumed by L0
-    t.irq().set_lpcr(l1.lpcr);
-    if (in.restore_l1_dec) {
-        // L1's DEC from its expiry at the instant of the write.
-        t.charge(static_cast<double>(m_costs.timer_write));
-        timer_unit_if& timers = t.timers();
-        timers.write_dec(l1.dec_host - t.host_ticks());
-    }
+    t.charge(static_cast<double>(m_costs.partition_switch +
+                                 m_costs.timer_write * (in.restore_l1_dec ? 2 : 1)));
 }
 
 void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
