@@ -92,7 +92,7 @@ public:
     // A stall of `d` that occupies the thread (a memory access's annotated delay): charged as
     // the cycles the thread retires in `d` at its current share of the core.
     void stall(const sc_core::sc_time& d) override {
-        charge(d.to_seconds() * m_core.thread_rate());
+        charge(static_cast<double>(d.value()) / m_units_per_second * m_core.thread_rate());
     }
     // When the work charged so far ends if retired at the current rate (sc_time value): the
     // start of the software's next step, for path marks. Retires nothing.
