@@ -2,7 +2,8 @@
 # The reference platform's speed under this build against an earlier commit's, in one run:
 #   bench/before_after.sh BUILD_DIR OLD_COMMIT [REPS] [OLD_BUILD_DIR]
 # Builds `nestvp` of OLD_COMMIT in a worktree (or uses OLD_BUILD_DIR/nestvp), then runs the
-# 10 s reference (`impl: tlm`) under no-cancel and cancel with each binary, interleaved so that
+# 10 s reference (`impl: tlm`, or IMPL=rtl|lockstep from the environment) under no-cancel and
+# cancel with each binary, interleaved so that
 # machine noise hits both alike, each binary with its own commit's platforms/reference.yaml.
 # Prints the median user CPU seconds, real-time factors, exits and CPU ns per exit, and the
 # new/old ratios. Not a test: it asserts nothing.
@@ -25,7 +26,7 @@ fi
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 run() {  # binary platform policy -> "user_seconds exits"
     /usr/bin/time -f "%U" -o "$work/t" "$1" run "$2" --quiet --set l1.dec_policy="$3" \
-        --set machine.timer.impl=tlm --json "$work/r.json" >/dev/null
+        --set machine.timer.impl="${IMPL:-tlm}" --json "$work/r.json" >/dev/null
     exits=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['metrics']['kvm_guest_exit'])" "$work/r.json")
     echo "$(cat "$work/t") $exits"
 }
@@ -40,11 +41,12 @@ for policy in no-cancel cancel; do
     done
 done
 python3 - "$work" "$old" "$(git -C "$here" rev-parse --short HEAD)" <<'PY'
-import statistics, sys
+import os, statistics, sys
 work, old, new = sys.argv[1:4]
 def load(tag, policy):
     rows = [l.split() for l in open(f"{work}/{tag}.{policy}") if l.strip()]
     return statistics.median(float(r[0]) for r in rows), int(rows[0][1])
+print(f"impl: {os.environ.get('IMPL', 'tlm')}")
 print(f"| policy | build | CPU s (median) | x real time | exits | CPU ns / exit |")
 print(f"|---|---|---:|---:|---:|---:|")
 for policy in ("no-cancel", "cancel"):
