@@ -7,13 +7,16 @@
 
 namespace nestvp {
 
-interrupt_controller::interrupt_controller(const sc_core::sc_module_name& name,
-                                           timer_unit_if& timers, uint64_t msr_value,
+interrupt_controller::interrupt_controller(const sc_core::sc_module_name& name, uint64_t msr_value,
                                            uint64_t lpcr_value)
-    : sc_core::sc_module(name), m_timers(timers), m_msr(msr_value), m_lpcr(lpcr_value) {
-    m_timers.set_lpcr(m_lpcr & lpcr::ld, m_lpcr & lpcr::hdice);
+    : sc_core::sc_module(name),
+      timer_lines("timer_lines",
+                  [this](irq_lines_if& u) { u.set_lpcr(m_lpcr & lpcr::ld, m_lpcr & lpcr::hdice); }),
+      m_lines_changed(timer_lines, &irq_lines_if::pending_changed_event),
+      m_msr(msr_value),
+      m_lpcr(lpcr_value) {
     SC_METHOD(on_timer_change);
-    sensitive << m_timers.pending_changed_event();
+    sensitive << m_lines_changed;  // resolved when the port is bound (end of elaboration)
     dont_initialize();
 }
 
@@ -24,7 +27,7 @@ void interrupt_controller::set_msr(uint64_t v) {
 
 void interrupt_controller::set_lpcr(uint64_t v) {
     m_lpcr = v;
-    m_timers.set_lpcr(v & lpcr::ld, v & lpcr::hdice);
+    timer_lines->set_lpcr(v & lpcr::ld, v & lpcr::hdice);
     reevaluate();
 }
 
@@ -32,7 +35,7 @@ interrupt_record interrupt_controller::take(uint64_t nia) {
     const auto v = pending_vector();
     if (!v) throw std::logic_error("interrupt_controller::take: no interrupt is deliverable");
     if (*v == vector::hdecrementer) {
-        m_timers.ack_hdec();  // §3: cleared when delivered
+        timer_lines->ack_hdec();  // §3: cleared when delivered
         return deliver(*v, true, nia, 0);
     }
     return deliver(*v, false, nia, 0);  // §2.2: DEC stays pending (level)

@@ -7,13 +7,16 @@
 // term is [ISA-unverified], §9.5). Priority: HDEC above DEC. take() applies the ISA action,
 // rfid()/hrfid() restore the MSR; deliverable_event() is notified (delta) after every MSR/LPCR
 // write, return, and timer pending change, so a waiter re-evaluates pending_vector().
-// A hardware-thread model owns one controller and one timer unit.
+// A hardware-thread model owns one controller and one timer unit; the timer unit's lines
+// reach the controller through the port timer_lines, which the owner binds (VCML's irq sockets
+// are the model). The LPCR the controller holds is forwarded to the unit when it is bound.
 #include <cstdint>
 #include <optional>
 
 #include <systemc>
 
-#include "models/timer_unit_if.h"
+#include "models/bound_port.h"
+#include "models/irq_lines_if.h"
 
 namespace nestvp {
 
@@ -64,8 +67,12 @@ public:
     static constexpr uint64_t reset_msr = msr::sf | msr::hv | msr::me;
 
     SC_HAS_PROCESS(interrupt_controller);
-    interrupt_controller(const sc_core::sc_module_name& name, timer_unit_if& timers,
-                         uint64_t msr_value = reset_msr, uint64_t lpcr_value = 0);
+    interrupt_controller(const sc_core::sc_module_name& name, uint64_t msr_value = reset_msr,
+                         uint64_t lpcr_value = 0);
+
+    // The timer unit's DEC (level, §2.2) and HDEC (latched edge, §3) lines, with their control
+    // (ack_hdec, LPCR LD/HDICE). Bound by the owner: timer_lines.bind(unit).
+    bound_port<irq_lines_if> timer_lines;
 
     uint64_t msr() const { return m_msr; }
     void set_msr(uint64_t v);  // mtmsrd: re-evaluates
@@ -92,7 +99,6 @@ public:
     uint64_t rfid();
     uint64_t hrfid();
 
-    timer_unit_if& timers() { return m_timers; }
     // Notified after a change (MSR, LPCR, a timer line) that leaves an interrupt deliverable.
     const sc_core::sc_event& deliverable_event() const { return m_deliverable; }
     // The owning thread's own wake-up event, notified with deliverable_event(): compute() waits
@@ -100,11 +106,11 @@ public:
     void set_waker(sc_core::sc_event& e) { m_waker = &e; }
 
 private:
-    void on_timer_change();  // SC_METHOD on the timer unit's pending_changed_event()
+    void on_timer_change();  // SC_METHOD on timer_lines' pending_changed_event()
     void reevaluate();
     interrupt_record deliver(uint32_t vec, bool hyp, uint64_t nia, uint64_t srr1_flags);
 
-    timer_unit_if& m_timers;
+    sc_core::sc_event_finder_t<irq_lines_if> m_lines_changed;
     uint64_t m_msr;
     uint64_t m_lpcr;
     uint64_t m_srr0 = 0, m_srr1 = 0, m_hsrr0 = 0, m_hsrr1 = 0;
@@ -118,10 +124,10 @@ inline std::optional<uint32_t> interrupt_controller::pending_vector() {
     const bool hv = m_msr & msr::hv;
     // §4.2 (QEMU p9_next_unmasked_interrupt): HDEC before the EE-gated DEC.
     // §3 / §4.1: HDEC is taken in a guest (HV=0) regardless of the guest's EE.
-    if ((m_lpcr & lpcr::hdice) && (ee || !hv) && m_timers.hdec_pending())
+    if ((m_lpcr & lpcr::hdice) && (ee || !hv) && timer_lines->hdec_pending())
         return vector::hdecrementer;
     // §2.2: DEC gated by MSR[EE] only.
-    if (ee && m_timers.dec_pending()) return vector::decrementer;
+    if (ee && timer_lines->dec_pending()) return vector::decrementer;
     return std::nullopt;
 }
 

@@ -31,14 +31,14 @@ spr_result spr_access::mfspr(unsigned n) {
         case spr::dec: {
             if (auto f = refuse(level::privileged)) return *f;
             spr_result r;
-            r.value = m_ic.timers().read_dec();
+            r.value = m_timers.read_dec();
             return r;
         }
         case spr::hdec:
         case spr::lpcr: {
             if (auto f = refuse(level::hypervisor)) return *f;
             spr_result r;
-            r.value = n == spr::hdec ? m_ic.timers().read_hdec() : m_ic.lpcr();
+            r.value = n == spr::hdec ? m_timers.read_hdec() : m_ic.lpcr();
             return r;
         }
         default:
@@ -51,11 +51,11 @@ spr_result spr_access::mtspr(unsigned n, uint64_t v) {
     switch (n) {
         case spr::dec:
             if (auto f = refuse(level::privileged)) return *f;
-            m_ic.timers().write_dec(v);
+            m_timers.write_dec(v);
             return {};
         case spr::hdec:
             if (auto f = refuse(level::hypervisor)) return *f;
-            m_ic.timers().write_hdec(v);
+            m_timers.write_hdec(v);
             return {};
         case spr::lpcr:
             if (auto f = refuse(level::hypervisor)) return *f;

@@ -42,7 +42,8 @@ struct spr_result {
 
 class spr_access {
 public:
-    spr_access(interrupt_controller& ic, tb_register& tb) : m_ic(ic), m_tb(tb) {}
+    spr_access(interrupt_controller& ic, timer_unit_if& timers, tb_register& tb)
+        : m_ic(ic), m_timers(timers), m_tb(tb) {}
 
     // Throws std::invalid_argument for an SPR number this model does not implement in that
     // direction (e.g. mfspr of the write-only TBL/TBU/TBU40).
@@ -61,6 +62,7 @@ private:
     std::optional<spr_result> refuse(level needed) const;
 
     interrupt_controller& m_ic;
+    timer_unit_if& m_timers;
     tb_register& m_tb;
 };
 

@@ -3,16 +3,18 @@
 // Three implementations sit behind it, chosen by the setting `impl: tlm | rtl | lockstep`:
 // native_timer_unit (SystemC models), rtl_timer_unit (Verilated rtl/) and
 // lockstep_timer_unit (both, compared on every operation).
+// Its interrupt lines and their control (dec_pending, hdec_pending, ack_hdec, set_lpcr,
+// pending_changed_event) are irq_lines_if, which an interrupt controller's port binds to.
 #include <cstdint>
 
 #include <systemc>
 
+#include "models/irq_lines_if.h"
+
 namespace nestvp {
 
-class timer_unit_if {
+class timer_unit_if : public irq_lines_if {
 public:
-    virtual ~timer_unit_if() = default;
-
     // mtDEC / mfDEC (SPR 22). Writes truncate to the width in force; reads are
     // sign-extended when LPCR[LD]=1 and zero-extended from 32 bits otherwise (§2.1).
     virtual void write_dec(uint64_t value) = 0;
@@ -20,19 +22,6 @@ public:
     // mtHDEC / mfHDEC (SPR 310): always large mode, sign-extended reads (§3).
     virtual void write_hdec(uint64_t value) = 0;
     virtual uint64_t read_hdec() = 0;
-    // The LPCR bits the unit depends on: LD (large decrementer) and HDICE.
-    virtual void set_lpcr(bool ld, bool hdice) = 0;
-
-    // DEC exception: a level on the MSB of the active width (§2.2).
-    virtual bool dec_pending() = 0;
-    // HDEC exception: an edge latched until delivered (§3).
-    virtual bool hdec_pending() = 0;
-    // The HDEC interrupt was taken, or the thread entered a power-saving state: clear the latch.
-    virtual void ack_hdec() = 0;
-
-    // Notified whenever dec_pending() or hdec_pending() may have changed.
-    virtual const sc_core::sc_event& pending_changed_event() const = 0;
-
     // The earliest time (sc_time value) at which a timed notification of the unit is pending,
     // ~0 if none: the sibling threads of its core do not run ahead past it (models/local_time.h).
     // A unit that cannot tell answers 0, which stops them running ahead at all.

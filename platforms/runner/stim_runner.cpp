@@ -159,9 +159,10 @@ std::vector<std::string> run_stim(const stim_file& f, const stim_options& opts) 
     if (t.hv) m |= msr::hv;
     if (t.pr) m |= msr::pr;
     const uint64_t l = (t.ld ? lpcr::ld : 0) | (t.hdice ? lpcr::hdice : 0);
-    interrupt_controller ic("ic", *unit, m, l);
+    interrupt_controller ic("ic", m, l);
+    ic.timer_lines.bind(*unit);
     tb_register tbr(tb);
-    spr_access sa(ic, tbr);
+    spr_access sa(ic, *unit, tbr);
     stim_driver drv("thread", f, tb, ic, sa);
     sc_core::sc_start();
     if (drv.error) std::rethrow_exception(drv.error);

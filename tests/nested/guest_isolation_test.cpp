@@ -23,7 +23,7 @@ TEST(guest_isolation, l2_cannot_write_hdec_lpcr_or_tbu40) {
         t.timers().write_hdec(1000000);
         t.tbr().set_offset(5ull << 24);
         t.irq().set_msr(msr::sf | msr::me | msr::ee);
-        spr_access spr(t.irq(), t.tbr());
+        spr_access spr(t.irq(), t.timers(), t.tbr());
         const uint64_t hdec_before = t.timers().read_hdec();
         const uint64_t lpcr_before = t.irq().lpcr();
         const uint64_t offset_before = t.tbr().offset();

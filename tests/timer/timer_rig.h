@@ -31,9 +31,11 @@ struct rig {
         uint64_t tb_hz = time_base::default_freq_hz)
         : tb("tb", tb_hz),
           unit(make_timer_unit("timers", tb, options(impl, dec_bits))),
-          ic("ic", *unit, msr_value, lpcr_value),
+          ic("ic", msr_value, lpcr_value),
           tbr(tb),
-          sa(ic, tbr) {}
+          sa(ic, *unit, tbr) {
+        ic.timer_lines.bind(*unit);
+    }
 
     static timer_unit_options options(const std::string& impl, unsigned dec_bits) {
         timer_unit_options o;
