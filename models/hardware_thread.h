@@ -55,6 +55,9 @@ public:
         settle();
         return m_irq;
     }
+    // The timer unit as it is, for observers outside the thread's software (a trace sampling
+    // every thread): retires nothing. A thread whose software is suspended owes no cycles.
+    timer_unit_if& timers_as_is() { return *m_timers; }
     tb_register& tbr() {
         settle();
         return m_tbr;

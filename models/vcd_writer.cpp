@@ -89,6 +89,11 @@ void vcd_writer::at(uint64_t time) {
 
 void vcd_writer::set(int id, uint64_t value) {
     auto& s = m_sigs[static_cast<size_t>(id)];
+    if (!m_started) {
+        // Before the first time: the value goes into $dumpvars.
+        if (!s.pulse) s.last = value, s.known = true;
+        return;
+    }
     if (s.pulse && value == 0) return;  // lowered one unit later
     if (s.known && value == s.last) return;
     emit(s, value);
@@ -127,7 +132,7 @@ void vcd_writer::start(uint64_t time) {
     m_stamped = true;
     for (auto& s : m_sigs) {
         if (s.known)
-            emit(s, 0);  // a pulse starts low
+            emit(s, s.pulse ? 0 : s.last);  // a pulse starts low
         else if (s.width == 1)
             std::fprintf(m_file, "x%s\n", s.id.c_str());
         else

@@ -1,9 +1,9 @@
 #pragma once
 // A minimal VCD (IEEE 1364 §18) writer, shared by the RTL unit's port trace and the platform
 // trace. Signals are declared first, under dotted scopes ("platform.thread0"); the header and a
-// $dumpvars of unknown values are written at the first time. Values are written only when they
-// change, and a timestamp only when something changes at it. "Pulse" signals (strobes) show for
-// one time unit and then return to 0. One writer per file.
+// $dumpvars are written at the first time, with the values set before it (x for the others).
+// Values are written only when they change, and a timestamp only when something changes at it.
+// "Pulse" signals (strobes) show for one time unit and then return to 0. One writer per file.
 #include <cstdint>
 #include <cstdio>
 #include <string>

@@ -25,20 +25,40 @@ platform_trace::platform_trace(const std::string& path,
         s.level = m_vcd->add(scope, "level", 2);
         s.ceded = m_vcd->add(scope, "ceded", 1);
     }
+    // At the window's start every thread's software is suspended (nothing runs ahead past a
+    // pending event in a traced run, local_time.h), so their values are read as they are.
+    sc_core::sc_spawn(
+        [this] {
+            sc_core::wait(sc_core::sc_time::from_value(m_start_ps) - sc_core::sc_time_stamp());
+            if (!m_vcd->started()) start_window(-1);
+        },
+        "trace_window_start");
+}
+
+void platform_trace::put(unsigned thread, timer_unit_if& timers) {
+    hardware_thread& t = *m_threads[thread];
+    const signals& s = m_sig[thread];
+    m_vcd->set(s.dec, timers.read_dec());
+    m_vcd->set(s.hdec, timers.read_hdec());
+    m_vcd->set(s.dec_irq, timers.dec_pending());
+    m_vcd->set(s.hdec_irq, timers.hdec_pending());
+    m_vcd->set(s.level, static_cast<uint64_t>(t.level()));
+    m_vcd->set(s.ceded, t.active() ? 0 : 1);
+}
+
+void platform_trace::start_window(int acting) {
+    for (size_t i = 0; i < m_threads.size(); ++i)
+        put(static_cast<unsigned>(i),
+            static_cast<int>(i) == acting ? m_threads[i]->timers() : m_threads[i]->timers_as_is());
+    m_vcd->at(m_start_ps);
 }
 
 void platform_trace::sample(unsigned thread) {
     const uint64_t ps = local_time::now_value();  // the acting thread's time
     if (ps < m_start_ps || ps > m_end_ps || thread >= m_threads.size()) return;
-    hardware_thread& t = *m_threads[thread];
-    const signals& s = m_sig[thread];
+    if (!m_vcd->started()) start_window(static_cast<int>(thread));
     m_vcd->at(ps);
-    m_vcd->set(s.dec, t.timers().read_dec());
-    m_vcd->set(s.hdec, t.timers().read_hdec());
-    m_vcd->set(s.dec_irq, t.timers().dec_pending());
-    m_vcd->set(s.hdec_irq, t.timers().hdec_pending());
-    m_vcd->set(s.level, static_cast<uint64_t>(t.level()));
-    m_vcd->set(s.ceded, t.active() ? 0 : 1);
+    put(thread, m_threads[thread]->timers());
 }
 
 }  // namespace nestvp

@@ -4,7 +4,8 @@
 // whether the thread is ceded (inactive). Values are sampled at every point where the thread's
 // software acts (entries, traps, hcalls, work segments), and written only when they change;
 // times are in ps, so each change sits on its TB tick. Off by default; costs nothing when off
-// (the threads' trace hook is empty). A window limits the trace to [start, end] seconds.
+// (the threads' trace hook is empty). A window limits the trace to [start, end] seconds; the
+// file starts at the window's start with every thread's values then in $dumpvars.
 // Written with the shared models/vcd_writer.
 #include <cstdint>
 #include <memory>
@@ -25,6 +26,10 @@ public:
     void sample(unsigned thread);  // called by a thread's trace hook
 
 private:
+    // Every thread's values at the window's start, as $dumpvars (`acting`: the thread whose
+    // software is running, if any, read through its settling accessors).
+    void start_window(int acting);
+    void put(unsigned thread, timer_unit_if& timers);
     struct signals {
         int dec, hdec, dec_irq, hdec_irq, level, ceded;  // vcd_writer ids
     };

@@ -58,3 +58,24 @@ TEST(platform_trace, window_limits_the_time_range) {
     }
     EXPECT_GT(stamps, 10u);
 }
+
+// A windowed trace starts at the window's start with every value defined: $dumpvars holds each
+// thread's state then, not x.
+TEST(platform_trace, window_starts_defined_at_its_start) {
+    const std::string vcd = run_trace("--trace-window 0.01:0.015");
+    const size_t defs = vcd.find("$enddefinitions $end\n");
+    ASSERT_NE(defs, std::string::npos);
+    std::istringstream lines(vcd.substr(defs));
+    std::string line;
+    std::getline(lines, line);  // $enddefinitions
+    std::getline(lines, line);
+    EXPECT_EQ(line, "#10000000000");
+    std::getline(lines, line);
+    ASSERT_EQ(line, "$dumpvars");
+    unsigned values = 0;
+    while (std::getline(lines, line) && line != "$end") {
+        EXPECT_EQ(line.find('x'), std::string::npos) << line;
+        ++values;
+    }
+    EXPECT_EQ(values, 3u * 6u);  // six signals per thread
+}
