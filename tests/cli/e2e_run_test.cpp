@@ -149,7 +149,7 @@ TEST(CliE2E, RunPlotsAreWellFormedSvg) {
     EXPECT_NE(er.find("data-label=\"vCPU 0 ("), std::string::npos);
     // Latency figures exist only for kinds the run measured; each one is well formed.
     for (const auto& kind : latency_kinds())
-        for (const std::string f : {"cdf-" + kind + ".svg", "breakdown-" + kind + ".svg"})
+        for (const std::string& f : {"cdf-" + kind + ".svg", "breakdown-" + kind + ".svg"})
             if (std::FILE* fp = std::fopen((d + "/plots/" + f).c_str(), "r")) {
                 std::fclose(fp);
                 EXPECT_TRUE(test::xml_well_formed(d + "/plots/" + f, why)) << f << ": " << why;
