@@ -9,7 +9,7 @@
 #include <systemc>
 #include <tlm>
 
-#include "sw/gsb/memory_port.h"
+#include "models/memory_port.h"
 
 namespace nestvp {
 

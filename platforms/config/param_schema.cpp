@@ -1,5 +1,4 @@
 #include "platforms/config/param_schema.h"
-#include "platforms/report/json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +7,8 @@
 #include <cstring>
 #include <ostream>
 #include <sstream>
+
+#include <yaml-cpp/yaml.h>
 
 #include "models/timer_unit_factory.h"
 #include "platforms/config/cost_catalog.h"
@@ -401,9 +402,11 @@ std::string format_real(double v) {
     return buf;
 }
 
-// A YAML double-quoted scalar accepts every JSON string escape (YAML 1.2 is a JSON superset).
+// A YAML double-quoted scalar, escaped by yaml-cpp's emitter.
 std::string yaml_quote(const std::string& s) {
-    return json_quote(s);
+    YAML::Emitter out;
+    out << YAML::DoubleQuoted << s;
+    return out.c_str();
 }
 
 std::string format_value(const param_def& d, const param_value& v) {

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "platforms/runner/run_result.h"
+#include "platforms/results/run_result.h"
 
 namespace nestvp {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "platforms/runner/run_result.h"
+#include "platforms/results/run_result.h"
 
 namespace nestvp {
 

@@ -4,7 +4,7 @@
 #include <functional>
 
 #include "platforms/config/platform_config.h"
-#include "platforms/runner/run_result.h"
+#include "platforms/results/run_result.h"
 
 namespace nestvp {
 

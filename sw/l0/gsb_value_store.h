@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sw/gsb/gsb_codec.h"
+#include "sw/papr/gsb_codec.h"
 
 namespace nestvp {
 

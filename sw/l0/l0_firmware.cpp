@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "models/local_time.h"
-#include "sw/gsb/gsb_ids.h"
-#include "sw/l0/hv_guest_state.h"
-#include "sw/l0/nested_pt_regs.h"
+#include "sw/papr/gsb_ids.h"
+#include "sw/papr/hv_guest_state.h"
+#include "sw/papr/nested_pt_regs.h"
 
 namespace nestvp {
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/memory_port.h"
-#include "sw/gsb/papr.h"
+#include "models/memory_port.h"
 #include "sw/l0/gsb_value_store.h"
 #include "sw/l0/run_output_policy.h"
+#include "sw/papr/gsb_codec.h"
+#include "sw/papr/papr.h"
 
 namespace nestvp {
 

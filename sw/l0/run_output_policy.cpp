@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/papr.h"
+#include "sw/papr/gsb_codec.h"
+#include "sw/papr/papr.h"
 
 namespace nestvp {
 

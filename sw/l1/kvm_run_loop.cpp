@@ -5,11 +5,11 @@
 
 #include "models/interrupt_controller.h"
 #include "models/local_time.h"
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/gsb_ids.h"
-#include "sw/gsb/papr.h"
-#include "sw/l0/hv_guest_state.h"
-#include "sw/l0/nested_pt_regs.h"
+#include "sw/papr/gsb_codec.h"
+#include "sw/papr/gsb_ids.h"
+#include "sw/papr/hv_guest_state.h"
+#include "sw/papr/nested_pt_regs.h"
+#include "sw/papr/papr.h"
 
 namespace nestvp {
 

@@ -10,7 +10,7 @@
 
 #include <systemc>
 
-#include "sw/gsb/memory_port.h"
+#include "models/memory_port.h"
 #include "sw/l1/dec_policy.h"
 #include "sw/l1/kvm_vcpu.h"
 #include "sw/l1/l1_cpu.h"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sw/gsb/papr.h"
+#include "sw/papr/papr.h"
 
 namespace nestvp {
 

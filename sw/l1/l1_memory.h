@@ -3,8 +3,8 @@
 // TLM-2.0 initiator (the L1 vCPU's data port, DMI when granted). The memory's annotated delay
 // is a stall of the L1 vCPU's hardware thread, so GSB traffic costs what it moves.
 #include "models/hardware_thread.h"
+#include "models/memory_port.h"
 #include "models/tlm_memory_port.h"
-#include "sw/gsb/memory_port.h"
 
 namespace nestvp {
 

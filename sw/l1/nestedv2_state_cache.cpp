@@ -3,9 +3,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/gsb_ids.h"
-#include "sw/gsb/papr.h"
+#include "sw/papr/gsb_codec.h"
+#include "sw/papr/gsb_ids.h"
+#include "sw/papr/papr.h"
 
 namespace nestvp {
 

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "models/hardware_thread.h"
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/memory_port.h"
+#include "models/memory_port.h"
 #include "sw/metrics/nested_metrics.h"
+#include "sw/papr/gsb_codec.h"
 
 namespace nestvp {
 

@@ -1,11 +1,11 @@
 // GSB encoder and validating decoder (nested-virtualization.md §5.1).
-#include "sw/gsb/gsb_codec.h"
+#include "sw/papr/gsb_codec.h"
 
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
-#include "sw/gsb/papr.h"
+#include "sw/papr/papr.h"
 
 namespace nestvp {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "sw/gsb/gsb_ids.h"
-#include "sw/gsb/memory_port.h"
+#include "models/memory_port.h"
+#include "sw/papr/gsb_ids.h"
 
 namespace nestvp {
 

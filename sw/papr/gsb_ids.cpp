@@ -2,7 +2,7 @@
 // Scopes and read-only flags follow QEMU spapr_nested_gsb_init(): 0x0001-0x0002 guest-wide RO,
 // 0x0003-0x07FF guest-wide RW, 0x0800-0x0804 host-wide RO, 0x0C00-0xEFFF thread RW,
 // 0xF000- thread RO. Masks: QEMU GSE_ENV_DWM / GSBE_NESTED_MSK entries.
-#include "sw/gsb/gsb_ids.h"
+#include "sw/papr/gsb_ids.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,11 +1,11 @@
 // nestedv1 hv_guest_state, big-endian at an L1 address (Linux hvcall.h, version 2 layout).
-#include "sw/l0/hv_guest_state.h"
+#include "sw/papr/hv_guest_state.h"
 
 #include <cstring>
 #include <type_traits>
 
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/papr.h"
+#include "sw/papr/gsb_codec.h"
+#include "sw/papr/papr.h"
 
 namespace nestvp {
 

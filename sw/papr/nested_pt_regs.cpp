@@ -1,7 +1,7 @@
-#include "sw/l0/nested_pt_regs.h"
+#include "sw/papr/nested_pt_regs.h"
 
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/papr.h"
+#include "sw/papr/gsb_codec.h"
+#include "sw/papr/papr.h"
 
 namespace nestvp {
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-#include "sw/gsb/memory_port.h"
+#include "models/memory_port.h"
 
 namespace nestvp {
 

@@ -1,5 +1,5 @@
 // Hcall names for logs and counters (opcodes from papr.h).
-#include "sw/gsb/papr.h"
+#include "sw/papr/papr.h"
 
 namespace nestvp {
 namespace papr {

@@ -1,5 +1,5 @@
 // Byte-vector memory for tests; bounds are checked before any byte moves.
-#include "sw/gsb/vector_memory_port.h"
+#include "sw/papr/vector_memory_port.h"
 
 #include <cstring>
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sw/gsb/memory_port.h"
+#include "models/memory_port.h"
 
 namespace nestvp {
 

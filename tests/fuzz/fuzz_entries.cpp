@@ -25,10 +25,10 @@
 
 #include "platforms/config/platform_loader.h"
 #include "platforms/config/stim_file.h"
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/papr.h"
-#include "sw/gsb/vector_memory_port.h"
 #include "sw/l0/l0_guest_table.h"
+#include "sw/papr/gsb_codec.h"
+#include "sw/papr/papr.h"
+#include "sw/papr/vector_memory_port.h"
 
 namespace nestvp::fuzz {
 

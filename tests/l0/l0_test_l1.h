@@ -4,10 +4,10 @@
 // buffers, set partition table, run, read the output buffer.
 #include <gtest/gtest.h>
 
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/papr.h"
-#include "sw/gsb/vector_memory_port.h"
 #include "sw/l0/l0_guest_table.h"
+#include "sw/papr/gsb_codec.h"
+#include "sw/papr/papr.h"
+#include "sw/papr/vector_memory_port.h"
 
 namespace nestvp {
 namespace test {

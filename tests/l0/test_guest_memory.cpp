@@ -7,8 +7,8 @@
 #include "models/guest_memory.h"
 #include "models/tlm_memory_port.h"
 #include "sc_test_guard.h"
-#include "sw/gsb/gsb_codec.h"
 #include "sw/l0/l0_guest_table.h"
+#include "sw/papr/gsb_codec.h"
 
 using namespace nestvp;
 using sc_core::SC_NS;

@@ -1,10 +1,10 @@
 // nestedv1 hv_guest_state: layout offsets of Linux hvcall.h, big-endian, version handling.
 #include <gtest/gtest.h>
 
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/papr.h"
-#include "sw/gsb/vector_memory_port.h"
-#include "sw/l0/hv_guest_state.h"
+#include "sw/papr/gsb_codec.h"
+#include "sw/papr/hv_guest_state.h"
+#include "sw/papr/papr.h"
+#include "sw/papr/vector_memory_port.h"
 
 using namespace nestvp;
 

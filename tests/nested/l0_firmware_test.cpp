@@ -14,11 +14,11 @@
 #include "models/guest_memory.h"
 #include "models/hardware_thread.h"
 #include "sc_test_guard.h"
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/gsb_ids.h"
-#include "sw/gsb/papr.h"
 #include "sw/l0/l0_firmware.h"
 #include "sw/l1/l1_memory.h"
+#include "sw/papr/gsb_codec.h"
+#include "sw/papr/gsb_ids.h"
+#include "sw/papr/papr.h"
 
 namespace {
 

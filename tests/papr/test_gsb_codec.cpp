@@ -5,9 +5,9 @@
 #include <cstring>
 #include <set>
 
-#include "sw/gsb/gsb_codec.h"
-#include "sw/gsb/gsb_ids.h"
-#include "sw/gsb/papr.h"
+#include "sw/papr/gsb_codec.h"
+#include "sw/papr/gsb_ids.h"
+#include "sw/papr/papr.h"
 
 using namespace nestvp;
 using namespace nestvp::papr;
