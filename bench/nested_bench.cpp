@@ -1,5 +1,5 @@
 // nested_bench: speed, scaling, memory and timer-implementation cost of whole-platform runs of
-// the `nestvp` binary (issue 7, Performance; bench/README.md). Every figure comes from one
+// the `nestvp` binary (bench/README.md). Every figure comes from one
 // invocation, measured side by side, and goes to a JSON record (bench/results/<date>.json)
 // that the next invocation compares against.
 //
@@ -157,7 +157,7 @@ double ratio(double a, double b) {
     return b > 0 ? a / b : 0;
 }
 
-// The issue's linearity band: within +-15 % of linear.
+// The linearity band: within +-15 % of linear.
 bool within_linear(double lin) {
     return lin >= 0.85 && lin <= 1.15;
 }

@@ -131,7 +131,7 @@ void parse_thread(const ctx& c, const YAML::Node& n, stim_thread& t) {
         t.dec_bits = static_cast<unsigned>(c.in_range(n["dec_bits"], "dec_bits", 32, 64));
 }
 
-// mtspr / mfspr SPR names (issue 2 item 6) and their numbers.
+// mtspr / mfspr SPR names and their numbers (timer-facilities.md §2, §3).
 unsigned spr_number(const ctx& c, const YAML::Node& n, stim_op op) {
     if (!n.IsScalar() || n.Tag() == "!") c.fail(n, "'spr' must be a name, got " + ctx::describe(n));
     const std::string s = n.Scalar();

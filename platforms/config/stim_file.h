@@ -1,5 +1,5 @@
 #pragma once
-// Directed-stimulus files for one hardware thread (`nestvp stim FILE`, issue 2 item 6;
+// Directed-stimulus files for one hardware thread (`nestvp stim FILE`;
 // format in docs/stim-format.md). The loader checks everything it can before a run: unknown
 // keys, wrong types, bad SPR names, values out of range, decreasing `at`, missing fields,
 // empty files. Every error is a stim_error whose message is "file:line:column: problem".

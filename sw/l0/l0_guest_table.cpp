@@ -285,7 +285,7 @@ hcall_result l0_guest_table::getset(bool set, uint64_t flags, uint64_t guest, ui
     if (set) {
         r = check_set(*g, v, buf, elems);
         if (!r.ok()) return r;
-        // Issue 7: a run buffer must lie inside guest memory; probe both ends now so a hostile
+        // A run buffer must lie inside guest memory; probe both ends now so a hostile
         // registration is refused before anything changes.
         for (const gsb_element& e : elems) {
             if (e.id != gsid::RUN_INPUT && e.id != gsid::RUN_OUTPUT) continue;

@@ -7,7 +7,7 @@
 
 namespace nestvp {
 
-// What L0 writes to the run-output buffer on exit (l0.run_output; issue 4, §2.6, §6).
+// What L0 writes to the run-output buffer on exit (l0.run_output; §2.6, §6).
 enum class run_output_policy { qemu, powervm, powervm_dec_expiry };
 const char* to_string(run_output_policy p);
 // The names of every policy, in declaration order (the values l0.run_output accepts).

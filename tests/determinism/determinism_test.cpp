@@ -1,4 +1,4 @@
-// Determinism (issue 7, "Determinism"): the same platform file and seed produce byte-identical
+// Determinism: the same platform file and seed produce byte-identical
 // JSON, the wall-time field aside, across runs and across `-j` values of a sweep. Each run is
 // a separate `nestvp` process (fresh address-space layout), so any dependence on pointer order,
 // hash order, the host clock or uninitialised memory shows up as a byte difference.

@@ -4,8 +4,8 @@
 //    inside the buffer, have known IDs of the right size and scope; failures carry a PAPR
 //    element/parameter code; decoding the first gsb_extent() bytes gives the same result
 //    (gsb_codec.h); re-encoding the accepted elements decodes to the same elements.
-//  - l0_guest_table: "an error leaves every guest as it was" (l0_guest_table.h; issue 7,
-//    Hostile L1): after a failing hcall the L0 snapshot and guest memory are unchanged; a
+//  - l0_guest_table: "an error leaves every guest as it was" (l0_guest_table.h, a
+//    hostile L1): after a failing hcall the L0 snapshot and guest memory are unchanged; a
 //    successful GET or run exit leaves a well-formed buffer in guest memory.
 //  - load_platform: only config_error escapes; an accepted file dumps to YAML that loads back
 //    to the same dump (platform_loader.h).

@@ -1,4 +1,4 @@
-// Hostile L1 (issue 7): each bad request gets its PAPR code and leaves L0 and every other guest
+// Hostile L1: each bad request gets its PAPR code and leaves L0 and every other guest
 // unchanged (whole-state snapshots compared before and after).
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The L0 firmware driven from a test L1 context through the TLM hcall socket, with a small
-// L2 program (issue 4 tests): create/run/exit/get/set sequences, an HDEC expiry already in
+// L2 program: create/run/exit/get/set sequences, an HDEC expiry already in
 // the past, TB offsets that add up across levels, the DEC expiry kept across runs, and bad
 // arguments answered with the PAPR codes.
 #include <gtest/gtest.h>

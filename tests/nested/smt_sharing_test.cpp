@@ -1,4 +1,4 @@
-// Core throughput shared among active SMT threads (issue 4): a (1.0, 0.6) table, re-rated at
+// Core throughput shared among active SMT threads: a (1.0, 0.6) table, re-rated at
 // the instant a sibling starts or stops, piecewise constant.
 #include <gtest/gtest.h>
 

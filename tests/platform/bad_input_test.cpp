@@ -1,4 +1,4 @@
-// The bad-input table of issue 6: one TEST per case. Each asserts that loading fails with a
+// The bad-input table: one TEST per case. Each asserts that loading fails with a
 // config_error (never another exception, never a crash) whose message names the place
 // (file:line:column, or the --set argument), the key path and what was expected.
 #include <gtest/gtest.h>

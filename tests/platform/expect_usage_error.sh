@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs a nestvp command that must reject its input: exit code 2, nothing on stdout, and an
-# "expected ..., found ..." message on stderr (issue 6, item 2).
+# "expected ..., found ..." message on stderr.
 out=$("$@" 2>/tmp/nestvp_cli_err.$$)
 rc=$?
 err=$(cat /tmp/nestvp_cli_err.$$)

@@ -255,7 +255,7 @@ TEST(PlatformSchema, EveryKeySetsOnlyItsOwnField) {
 }
 
 TEST(PlatformSchema, RunCommandKeysExist) {
-    // issue 5, item 5: these keys must work with --set.
+    // These keys must work with --set.
     for (const char* k : {"l1.dec_policy", "l0.api", "l0.run_output", "l2.vcpus", "l2.hz",
                           "workload.arithoh_copies", "run.duration_s", "run.seed"})
         EXPECT_NE(find_param(k), nullptr) << k;
