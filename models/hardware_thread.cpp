@@ -25,7 +25,8 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_tbr(owner.tb()),
       m_wake("wake"),
       m_units_per_second(1.0 / sc_core::sc_get_time_resolution().to_seconds()) {
-    m_irq.timer_lines.bind(*m_timers);  // the thread is the platform of its unit and controller
+    m_irq.timer_lines.bind(
+        *m_timers);  // the thread is the platform of its unit and exception logic
     m_irq.set_waker(m_wake);
     m_core.attach(*this, m_wake);
     m_hcall_ext = new hcall_extension;

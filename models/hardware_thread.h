@@ -18,8 +18,8 @@
 #include <tlm>
 
 #include "models/core.h"
+#include "models/exception_logic.h"
 #include "models/hcall_protocol.h"
-#include "models/interrupt_controller.h"
 #include "models/local_time.h"
 #include "models/sw_context.h"
 #include "models/tb_register.h"
@@ -51,7 +51,7 @@ public:
         settle();
         return *m_timers;
     }
-    interrupt_controller& irq() override {
+    exception_logic& irq() override {
         settle();
         return m_irq;
     }
@@ -166,7 +166,7 @@ private:
     unsigned m_index;
     unsigned m_id;
     std::unique_ptr<timer_unit_if> m_timers;
-    interrupt_controller m_irq;
+    exception_logic m_irq;
     tb_register m_tbr;
     context_level m_level = context_level::l0;
     sw_context* m_host = nullptr;
@@ -179,7 +179,7 @@ private:
     sc_core::sc_event m_trap_event;
     sc_core::sc_time m_entry_time, m_trap_time;
 
-    // What compute() waits on: its deadline (a timed notification), the interrupt controller's
+    // What compute() waits on: its deadline (a timed notification), the exception logic's
     // deliverable changes and the core's re-rates, all on this one event.
     sc_core::sc_event m_wake;
     const double m_units_per_second;  // SystemC time-value units per second (fixed)

@@ -11,7 +11,7 @@
 #include <systemc>
 #include <tlm>
 
-#include "models/interrupt_controller.h"
+#include "models/exception_logic.h"
 #include "models/sw_context.h"
 #include "models/timer_unit_if.h"
 
@@ -51,7 +51,7 @@ public:
     // When the work charged so far ends (sc_time value): the start of the next step.
     virtual sc_dt::uint64 step_time() const = 0;
     virtual timer_unit_if& timers() = 0;
-    virtual interrupt_controller& irq() = 0;
+    virtual exception_logic& irq() = 0;
     virtual uint64_t host_ticks() = 0;            // TB without any partition offset
     virtual uint64_t host_tb_offset() const = 0;  // the running host partition's TB offset
     // Hands the thread to `guest` (hrfid) and blocks until it traps.

@@ -1,8 +1,8 @@
 #pragma once
-// The interrupt lines of a hardware thread's timer unit, as its interrupt controller sees them
-// through a bound port (models/interrupt_controller.h, timer_unit_if implements it):
+// The interrupt lines of a hardware thread's timer unit, as its exception logic sees them
+// through a bound port (models/exception_logic.h, timer_unit_if implements it):
 // the DEC line is a level (timer-facilities.md §2.2), the HDEC line an edge latched until
-// delivered (§3). The controller's control path rides on the same interface: it acknowledges
+// delivered (§3). The exception logic's control path rides on the same interface: it acknowledges
 // a delivered HDEC and forwards the LPCR bits the unit depends on (LD, HDICE).
 #include <systemc>
 

@@ -13,7 +13,7 @@
 #include <optional>
 #include <string>
 
-#include "models/interrupt_controller.h"
+#include "models/exception_logic.h"
 #include "models/tb_register.h"
 #include "models/timer_unit_if.h"
 
@@ -42,7 +42,7 @@ struct spr_result {
 
 class spr_access {
 public:
-    spr_access(interrupt_controller& ic, timer_unit_if& timers, tb_register& tb)
+    spr_access(exception_logic& ic, timer_unit_if& timers, tb_register& tb)
         : m_ic(ic), m_timers(timers), m_tb(tb) {}
 
     // Throws std::invalid_argument for an SPR number this model does not implement in that
@@ -61,7 +61,7 @@ private:
     enum class level { user, privileged, hypervisor };
     std::optional<spr_result> refuse(level needed) const;
 
-    interrupt_controller& m_ic;
+    exception_logic& m_ic;
     timer_unit_if& m_timers;
     tb_register& m_tb;
 };

@@ -1,7 +1,7 @@
 #pragma once
 // A software context a hardware thread can run: L0 firmware, an L1 vCPU or an L2 vCPU.
 // While it is not running, its architected registers live here (saved by the hypervisor
-// that switched it out); while it runs, MSR is live in the thread's interrupt controller.
+// that switched it out); while it runs, MSR is live in the thread's exception logic.
 #include <array>
 #include <cstdint>
 #include <string>

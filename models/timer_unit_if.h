@@ -4,7 +4,7 @@
 // native_timer_unit (SystemC models), rtl_timer_unit (Verilated rtl/) and
 // lockstep_timer_unit (both, compared on every operation).
 // Its interrupt lines and their control (dec_pending, hdec_pending, ack_hdec, set_lpcr,
-// pending_changed_event) are irq_lines_if, which an interrupt controller's port binds to.
+// pending_changed_event) are irq_lines_if, which the exception logic's port binds to.
 #include <cstdint>
 
 #include <systemc>

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/interrupt_controller.h"
+#include "models/exception_logic.h"
 #include "platforms/config/cost_catalog.h"
 #include "sw/workloads/arithoh.h"
 

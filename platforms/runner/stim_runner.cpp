@@ -7,7 +7,7 @@
 
 #include <systemc>
 
-#include "models/interrupt_controller.h"
+#include "models/exception_logic.h"
 #include "models/spr_access.h"
 #include "models/tb_register.h"
 #include "models/time_base.h"
@@ -28,7 +28,7 @@ class stim_driver : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(stim_driver);
     stim_driver(const sc_core::sc_module_name& name, const stim_file& f, time_base& tb,
-                interrupt_controller& ic, spr_access& sa)
+                exception_logic& ic, spr_access& sa)
         : sc_core::sc_module(name), m_file(f), m_tb(tb), m_ic(ic), m_sa(sa) {
         SC_THREAD(run);
     }
@@ -137,7 +137,7 @@ private:
 
     const stim_file& m_file;
     time_base& m_tb;
-    interrupt_controller& m_ic;
+    exception_logic& m_ic;
     spr_access& m_sa;
 };
 
@@ -159,7 +159,7 @@ std::vector<std::string> run_stim(const stim_file& f, const stim_options& opts) 
     if (t.hv) m |= msr::hv;
     if (t.pr) m |= msr::pr;
     const uint64_t l = (t.ld ? lpcr::ld : 0) | (t.hdice ? lpcr::hdice : 0);
-    interrupt_controller ic("ic", m, l);
+    exception_logic ic("ic", m, l);
     ic.timer_lines.bind(*unit);
     tb_register tbr(tb);
     spr_access sa(ic, *unit, tbr);

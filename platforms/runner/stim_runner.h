@@ -1,9 +1,9 @@
 #pragma once
 // Runs a directed stimulus (stim_file.h) on one hardware thread: time_base + timer unit
-// (make_timer_unit, impl tlm|rtl|lockstep) + interrupt_controller + tb_register + spr_access.
+// (make_timer_unit, impl tlm|rtl|lockstep) + exception_logic + tb_register + spr_access.
 // Step i executes at time_base::time_of(at_i). Between steps the thread executes instructions,
 // so an interrupt is taken at the first tick at which it is pending and enabled: the driver
-// waits on the controller's deliverable_event() or the next step time, never per tick.
+// waits on the exception logic's deliverable_event() or the next step time, never per tick.
 // Synthetic NIA: step i is the instruction at 0x100 + 4*i; an interrupt taken before step i
 // saves SRR0/HSRR0 = 0x100 + 4*i (after the last step: 0x100 + 4*steps.size()).
 // SystemC elaborates once per process: call run_stim at most once per process.

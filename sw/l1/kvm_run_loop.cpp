@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/interrupt_controller.h"
+#include "models/exception_logic.h"
 #include "models/local_time.h"
 #include "sw/papr/gsb_codec.h"
 #include "sw/papr/gsb_ids.h"

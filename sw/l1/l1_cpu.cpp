@@ -57,14 +57,14 @@ void l1_cpu::program_dec() {
 }
 
 void l1_cpu::irq_enable() {
-    interrupt_controller& irq = m_thread.irq();
+    exception_logic& irq = m_thread.irq();
     irq.set_msr(irq.msr() | msr::ee);
     // Take what is deliverable now (a pending DEC: the timer interrupt).
     while (irq.pending_vector()) m_thread.execute(1);
 }
 
 void l1_cpu::irq_disable() {
-    interrupt_controller& irq = m_thread.irq();
+    exception_logic& irq = m_thread.irq();
     irq.set_msr(irq.msr() & ~msr::ee);
 }
 

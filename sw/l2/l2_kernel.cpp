@@ -118,7 +118,7 @@ void l2_kernel::idle_loop() {
         exec(m_costs.idle_enter);
         // pseries idle: interrupts hard-disabled before H_CEDE (prep_irq_for_idle); H_CEDE
         // returns with MSR[EE]=1 (PAPR, kvmppc_cede).
-        interrupt_controller& irq = m_thread.irq();
+        exception_logic& irq = m_thread.irq();
         irq.set_msr(irq.msr() & ~msr::ee);
         if (m_params.nohz_idle) m_tick_running = false;
         program_next_event();

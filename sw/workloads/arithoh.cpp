@@ -18,7 +18,7 @@ arithoh::arithoh(hardware_thread& thread, double cycles_per_iteration)
 
 void arithoh::run() {
     // Enter user mode (rfid to problem state) and loop: `iter++; dumb_stuff();` forever.
-    interrupt_controller& irq = m_thread.irq();
+    exception_logic& irq = m_thread.irq();
     irq.set_srr(arithoh_loop_nia, (irq.msr() | msr::pr | msr::ee) & ~msr::hv);
     m_thread.set_nia(irq.rfid());
     for (;;) m_thread.execute(chunk_cycles);

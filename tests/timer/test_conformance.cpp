@@ -1,5 +1,5 @@
 // ISA conformance: one TEST per edge-case vector of timer-facilities.md §8 (1..25), run for
-// every timer unit implementation (timer_impls()), through interrupt_controller + spr_access.
+// every timer unit implementation (timer_impls()), through exception_logic + spr_access.
 #include <gtest/gtest.h>
 
 #include "sc_test_guard.h"

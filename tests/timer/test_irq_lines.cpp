@@ -1,4 +1,4 @@
-// The timer unit's interrupt lines reach the interrupt controller through its port
+// The timer unit's interrupt lines reach the exception logic through its port
 // timer_lines, bound by whoever builds the pair (docs/interrupt-delivery.md "Wiring"): a DEC
 // edge (a level, timer-facilities.md §2.2) raises 0x900 through the bound port, the LPCR given
 // at construction reaches the unit when bound, a port bound through a parent port works after
@@ -11,7 +11,7 @@
 
 #include <systemc>
 
-#include "models/interrupt_controller.h"
+#include "models/exception_logic.h"
 #include "models/time_base.h"
 #include "models/timer_unit_factory.h"
 #include "sc_test_guard.h"
@@ -34,7 +34,7 @@ void advance(time_base& tb, uint64_t ticks) {
 // Records the vectors deliverable_event() announces (fed by the port's change event).
 struct waiter : sc_core::sc_module {
     SC_HAS_PROCESS(waiter);
-    waiter(const sc_core::sc_module_name& n, interrupt_controller& ic, time_base& tb)
+    waiter(const sc_core::sc_module_name& n, exception_logic& ic, time_base& tb)
         : sc_core::sc_module(n), m_ic(ic), m_tb(tb) {
         SC_THREAD(run);
     }
@@ -47,7 +47,7 @@ private:
             if (auto v = m_ic.pending_vector()) seen.emplace_back(m_tb.ticks(), *v);
         }
     }
-    interrupt_controller& m_ic;
+    exception_logic& m_ic;
     time_base& m_tb;
 };
 
@@ -73,7 +73,7 @@ TEST_P(IrqLines, DecEdgeRaises0x900ThroughBoundPort) {
     NESTVP_SC_TEST_GUARD();
     time_base tb("tb");
     auto unit = make_unit(GetParam(), tb);
-    interrupt_controller ic("ic", msr_hv_ee, 0);
+    exception_logic ic("ic", msr_hv_ee, 0);
     ic.timer_lines.bind(*unit);
     EXPECT_TRUE(ic.timer_lines.is_bound());
     waiter w("w", ic, tb);
@@ -95,23 +95,23 @@ TEST_P(IrqLines, DecEdgeRaises0x900ThroughBoundPort) {
 INSTANTIATE_TEST_SUITE_P(Impl, IrqLines, ::testing::ValuesIn(timer_impls()),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
-// The LPCR the controller is built with reaches the unit when the port is bound (§2.1: with
+// The LPCR the exception logic is built with reaches the unit when the port is bound (§2.1: with
 // LD=1 a DEC write keeps its upper bits).
 TEST(IrqLinesBind, ConstructionLpcrIsForwardedAtBind) {
     NESTVP_SC_TEST_GUARD();
     time_base tb("tb");
     auto unit = make_unit("tlm", tb);
-    interrupt_controller ic("ic", msr_hv_ee, lpcr::ld);
+    exception_logic ic("ic", msr_hv_ee, lpcr::ld);
     ic.timer_lines.bind(*unit);
     unit->write_dec(1ull << 40);
     EXPECT_EQ(unit->read_dec(), 1ull << 40);
 }
 
-// A controller inside a module whose own port is bound: the interface is known at the end of
+// An exception logic inside a module whose own port is bound: the interface is known at the end of
 // elaboration.
 struct wrapper : sc_core::sc_module {
     bound_port<irq_lines_if> lines{"lines"};
-    interrupt_controller ic{"ic", msr_hv_ee, 0};
+    exception_logic ic{"ic", msr_hv_ee, 0};
     explicit wrapper(const sc_core::sc_module_name& n) : sc_core::sc_module(n) {
         ic.timer_lines.bind(lines);
     }
@@ -132,7 +132,7 @@ TEST(IrqLinesBind, BoundThroughParentPort) {
 
 TEST(IrqLinesBind, UnboundUseIsAnErrorNamingThePort) {
     NESTVP_SC_TEST_GUARD();
-    interrupt_controller ic("ic", msr_hv_ee, 0);
+    exception_logic ic("ic", msr_hv_ee, 0);
     EXPECT_FALSE(ic.timer_lines.is_bound());
     const std::string msg = expect_report([&] { ic.pending_vector(); });
     EXPECT_NE(msg.find("port 'ic.timer_lines' is not bound"), std::string::npos) << msg;
@@ -142,7 +142,7 @@ TEST(IrqLinesBind, UnboundUseIsAnErrorNamingThePort) {
 
 TEST(IrqLinesBind, UnboundAtElaborationIsAnErrorNamingThePort) {
     NESTVP_SC_TEST_GUARD();
-    interrupt_controller ic("ic", msr_hv_ee, 0);
+    exception_logic ic("ic", msr_hv_ee, 0);
     const std::string msg = expect_report([] { sc_core::sc_start(sc_core::SC_ZERO_TIME); });
     EXPECT_NE(msg.find("ic.timer_lines"), std::string::npos) << msg;
     EXPECT_NE(msg.find("not bound"), std::string::npos) << msg;

@@ -1,6 +1,6 @@
 #pragma once
 // One hardware thread's timer path for tests: time_base + timer unit (by impl) +
-// interrupt_controller + tb_register + spr_access. The test body builds a rig, calls start()
+// exception_logic + tb_register + spr_access. The test body builds a rig, calls start()
 // and then steps simulated time with run_to()/advance() (sc_start from the test body).
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include <systemc>
 
-#include "models/interrupt_controller.h"
+#include "models/exception_logic.h"
 #include "models/spr_access.h"
 #include "models/tb_register.h"
 #include "models/time_base.h"
@@ -23,7 +23,7 @@ constexpr uint64_t msr_hv = msr::sf | msr::hv | msr::me;               // hyperv
 struct rig {
     time_base tb;
     std::unique_ptr<timer_unit_if> unit;
-    interrupt_controller ic;
+    exception_logic ic;
     tb_register tbr;
     spr_access sa;
 

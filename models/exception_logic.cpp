@@ -1,4 +1,4 @@
-#include "models/interrupt_controller.h"
+#include "models/exception_logic.h"
 
 #include "models/edge_scheduler.h"
 #include "models/local_time.h"
@@ -7,8 +7,8 @@
 
 namespace nestvp {
 
-interrupt_controller::interrupt_controller(const sc_core::sc_module_name& name, uint64_t msr_value,
-                                           uint64_t lpcr_value)
+exception_logic::exception_logic(const sc_core::sc_module_name& name, uint64_t msr_value,
+                                 uint64_t lpcr_value)
     : sc_core::sc_module(name),
       timer_lines("timer_lines",
                   [this](irq_lines_if& u) { u.set_lpcr(m_lpcr & lpcr::ld, m_lpcr & lpcr::hdice); }),
@@ -20,20 +20,20 @@ interrupt_controller::interrupt_controller(const sc_core::sc_module_name& name, 
     dont_initialize();
 }
 
-void interrupt_controller::set_msr(uint64_t v) {
+void exception_logic::set_msr(uint64_t v) {
     m_msr = v;
     reevaluate();
 }
 
-void interrupt_controller::set_lpcr(uint64_t v) {
+void exception_logic::set_lpcr(uint64_t v) {
     m_lpcr = v;
     timer_lines->set_lpcr(v & lpcr::ld, v & lpcr::hdice);
     reevaluate();
 }
 
-interrupt_record interrupt_controller::take(uint64_t nia) {
+interrupt_record exception_logic::take(uint64_t nia) {
     const auto v = pending_vector();
-    if (!v) throw std::logic_error("interrupt_controller::take: no interrupt is deliverable");
+    if (!v) throw std::logic_error("exception_logic::take: no interrupt is deliverable");
     if (*v == vector::hdecrementer) {
         timer_lines->ack_hdec();  // §3: cleared when delivered
         return deliver(*v, true, nia, 0);
@@ -41,13 +41,13 @@ interrupt_record interrupt_controller::take(uint64_t nia) {
     return deliver(*v, false, nia, 0);  // §2.2: DEC stays pending (level)
 }
 
-interrupt_record interrupt_controller::raise(uint32_t vec, uint64_t nia, uint64_t srr1_flags) {
+interrupt_record exception_logic::raise(uint32_t vec, uint64_t nia, uint64_t srr1_flags) {
     return deliver(vec, vec == vector::hv_emulation || vec == vector::hdecrementer, nia,
                    srr1_flags);
 }
 
-interrupt_record interrupt_controller::deliver(uint32_t vec, bool hyp, uint64_t nia,
-                                               uint64_t srr1_flags) {
+interrupt_record exception_logic::deliver(uint32_t vec, bool hyp, uint64_t nia,
+                                          uint64_t srr1_flags) {
     interrupt_record r;
     r.vector = vec;
     r.hypervisor = hyp;
@@ -67,7 +67,7 @@ interrupt_record interrupt_controller::deliver(uint32_t vec, bool hyp, uint64_t 
     return r;
 }
 
-uint64_t interrupt_controller::rfid() {
+uint64_t exception_logic::rfid() {
     // rfid cannot raise the privilege to HV: MSR[HV] <- SRR1[HV] & MSR[HV].
     const uint64_t hv = m_srr1 & m_msr & msr::hv;
     m_msr = (m_srr1 & ~msr::hv) | hv;
@@ -75,7 +75,7 @@ uint64_t interrupt_controller::rfid() {
     return m_srr0;
 }
 
-uint64_t interrupt_controller::hrfid() {
+uint64_t exception_logic::hrfid() {
     m_msr = m_hsrr1;
     reevaluate();
     return m_hsrr0;
@@ -83,14 +83,14 @@ uint64_t interrupt_controller::hrfid() {
 
 // Waiters (compute(), the stimulus runner) only act on a deliverable interrupt, so a change
 // that leaves nothing deliverable wakes nobody.
-void interrupt_controller::on_timer_change() {
+void exception_logic::on_timer_change() {
     if (!pending_vector()) return;
     local_time::sync();  // waiters see it at the notifier's time (models/local_time.h)
     m_deliverable.notify();
     if (m_waker) m_waker->notify();
 }
 
-void interrupt_controller::reevaluate() {
+void exception_logic::reevaluate() {
     if (systemc_elaborating() || !pending_vector()) return;
     local_time::sync();
     m_deliverable.notify(sc_core::SC_ZERO_TIME);

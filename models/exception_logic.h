@@ -1,15 +1,17 @@
 #pragma once
-// Asynchronous-interrupt delivery of one hardware thread for the timer sources —
-// timer-facilities.md §4 (table §4.1, priority §4.2, return §4.3), actions §2.2 and §3.
+// The exception logic of one hardware thread (Book III-S "Interrupts"): its MSR, LPCR and
+// SRR/HSRR registers and the delivery of the timer interrupts — timer-facilities.md §4 (table
+// §4.1, priority §4.2, return §4.3), actions §2.2 and §3. Not an interrupt controller: it
+// routes nothing between threads.
 //
 // Holds MSR, LPCR, SRR0/1 and HSRR0/1. Gating: DEC needs MSR[EE]; HDEC needs
 // LPCR[HDICE] & (MSR[EE] | ~MSR[HV]) (QEMU p9_next_unmasked_interrupt; the ISA form with a PR
 // term is [ISA-unverified], §9.5). Priority: HDEC above DEC. take() applies the ISA action,
 // rfid()/hrfid() restore the MSR; deliverable_event() is notified (delta) after every MSR/LPCR
 // write, return, and timer pending change, so a waiter re-evaluates pending_vector().
-// A hardware-thread model owns one controller and one timer unit; the timer unit's lines
-// reach the controller through the port timer_lines, which the owner binds (VCML's irq sockets
-// are the model). The LPCR the controller holds is forwarded to the unit when it is bound.
+// A hardware-thread model owns one exception_logic and one timer unit; the timer unit's lines
+// reach it through the port timer_lines, which the owner binds (VCML's irq sockets are the
+// model). The LPCR it holds is forwarded to the unit when it is bound.
 #include <cstdint>
 #include <optional>
 
@@ -61,14 +63,14 @@ struct interrupt_record {
     uint64_t new_msr = 0;
 };
 
-class interrupt_controller : public sc_core::sc_module {
+class exception_logic : public sc_core::sc_module {
 public:
     // Reset MSR: 64-bit hypervisor mode, machine checks enabled, EE=0.
     static constexpr uint64_t reset_msr = msr::sf | msr::hv | msr::me;
 
-    SC_HAS_PROCESS(interrupt_controller);
-    interrupt_controller(const sc_core::sc_module_name& name, uint64_t msr_value = reset_msr,
-                         uint64_t lpcr_value = 0);
+    SC_HAS_PROCESS(exception_logic);
+    exception_logic(const sc_core::sc_module_name& name, uint64_t msr_value = reset_msr,
+                    uint64_t lpcr_value = 0);
 
     // The timer unit's DEC (level, §2.2) and HDEC (latched edge, §3) lines, with their control
     // (ack_hdec, LPCR LD/HDICE). Bound by the owner: timer_lines.bind(unit).
@@ -119,7 +121,7 @@ private:
 };
 
 // Inline: compute() asks before and after every segment.
-inline std::optional<uint32_t> interrupt_controller::pending_vector() {
+inline std::optional<uint32_t> exception_logic::pending_vector() {
     const bool ee = m_msr & msr::ee;
     const bool hv = m_msr & msr::hv;
     // §4.2 (QEMU p9_next_unmasked_interrupt): HDEC before the EE-gated DEC.
