@@ -1,0 +1,31 @@
+// hardware_thread: dispatching a deliverable interrupt to the running level's handler, or as a
+// trap to the hypervisor (timer-facilities.md §4.3, §3).
+#include "models/hardware_thread.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace nestvp {
+
+namespace {
+bool is_hypervisor_vector(uint32_t v) {
+    return v == vector::hdecrementer;
+}
+}  // namespace
+
+void hardware_thread::dispatch_interrupt() {
+    const auto v = m_irq.pending_vector();
+    if (!v) return;  // withdrawn in the meantime
+    if (m_level == context_level::l2 && is_hypervisor_vector(*v)) {
+        // §4.3 / §3: HDEC in a guest is taken regardless of the guest's EE and goes to L0.
+        const interrupt_record rec = m_irq.take(current_nia());
+        guest_trap(trap_info{rec.vector, rec.save0, rec.save1});
+        return;
+    }
+    auto& handler = m_handlers.at(static_cast<unsigned>(m_level));
+    if (!handler)
+        throw std::logic_error(std::string(name()) + ": no handler for interrupt at this level");
+    handler(m_irq.take(current_nia()));
+}
+
+}  // namespace nestvp

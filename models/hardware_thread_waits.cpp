@@ -1,0 +1,25 @@
+// hardware_thread: waits that leave the thread, with the bound its siblings may run ahead to
+// (docs/local-time.md).
+#include "models/hardware_thread.h"
+
+#include "models/local_time.h"
+
+namespace nestvp {
+
+void hardware_thread::wait_for(const sc_core::sc_time& d) {
+    settle();
+    local_time::sync();
+    m_wake_at = (sc_core::sc_time_stamp() + d).value();
+    sc_core::wait(d);
+    m_wake_at = ~sc_dt::uint64{0};
+}
+
+void hardware_thread::wait_external(const sc_core::sc_event& e) {
+    settle();
+    local_time::sync();
+    m_wake_at = 0;
+    sc_core::wait(e);
+    m_wake_at = ~sc_dt::uint64{0};
+}
+
+}  // namespace nestvp
