@@ -14,17 +14,8 @@
 namespace nestvp {
 
 namespace {
-constexpr uint64_t partition_table_addr = 0x10000;  // L1 real addresses (see platform builder)
-constexpr uint64_t process_table_addr = 0x20000;
 constexpr uint32_t trap_syscall = 0xC00;
 constexpr uint32_t trap_hdec = 0x980;
-
-std::vector<uint8_t> be64s(std::initializer_list<uint64_t> values) {
-    std::vector<uint8_t> out(values.size() * 8);
-    size_t i = 0;
-    for (uint64_t v : values) store_be64(out.data() + 8 * i++, v);
-    return out;
-}
 }  // namespace
 
 kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
@@ -60,63 +51,6 @@ uint64_t kvm_run_loop::hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint64_t a6,
     return f.r[3];
 }
 
-void kvm_run_loop::create_guest() {
-    // kvmhv_nestedv2 guest set-up: capabilities, H_GUEST_CREATE, guest-wide state.
-    uint64_t caps = 0;
-    if (hcall(papr::H_GUEST_GET_CAPABILITIES, 0, 0, 0, 0, 0, &caps) != papr::H_SUCCESS)
-        throw std::runtime_error("L1: H_GUEST_GET_CAPABILITIES failed");
-    const uint64_t want =
-        (caps & papr::H_GUEST_CAP_POWER10) ? papr::H_GUEST_CAP_POWER10 : papr::H_GUEST_CAP_POWER9;
-    if (hcall(papr::H_GUEST_SET_CAPABILITIES, 0, want) != papr::H_SUCCESS)
-        throw std::runtime_error("L1: H_GUEST_SET_CAPABILITIES failed");
-    uint64_t id = 0;
-    const uint64_t rc =
-        hcall(papr::H_GUEST_CREATE, 0, papr::H_GUEST_CREATE_CONTINUE_NONE, 0, 0, 0, &id);
-    if (rc != papr::H_SUCCESS) throw std::runtime_error("L1: H_GUEST_CREATE failed");
-    m_guest.id = id;
-    // Guest-wide state before any vCPU runs: partition and process tables, the L2 TB offset
-    // (§5.3). The vCPU-0 buffers serve as the scratch for the request.
-    m_cache.attach(id, 0, m_buf.input, m_buf.input_size, m_buf.output, m_buf.output_size);
-    const int64_t set = m_cache.set_guest_wide(
-        {{gsid::PARTITION_TABLE, be64s({partition_table_addr, 52, 1ull << 16})},
-         {gsid::PROCESS_TABLE, be64s({process_table_addr, 1ull << 12})},
-         {gsid::TB_OFFSET, be64s({m_guest.tb_offset})}});
-    if (set != papr::H_SUCCESS)
-        throw std::runtime_error("L1: guest-wide H_GUEST_SET_STATE failed: " + std::to_string(set));
-}
-
-void kvm_run_loop::create_vcpu() {
-    const uint64_t g = m_guest.id, v = m_vcpu.id;
-    if (hcall(papr::H_GUEST_CREATE_VCPU, 0, g, v) != papr::H_SUCCESS)
-        throw std::runtime_error("L1: H_GUEST_CREATE_VCPU failed");
-    m_cache.attach(g, v, m_buf.input, m_buf.input_size, m_buf.output, m_buf.output_size);
-    // kvmhv_nestedv2_host_create: learn the minimum output size (a guest-wide GET_STATE),
-    // then register the run buffers (0x0C01, 0x0C00).
-    gsb_builder q;
-    q.add_request(gsid::RUN_OUTPUT_MIN_SIZE);
-    m_mem.write(m_buf.input, q.bytes().data(), q.size());
-    if (hcall(papr::H_GUEST_GET_STATE, papr::H_GUEST_FLAGS_WIDE, g, 0, m_buf.input, q.size()) !=
-        papr::H_SUCCESS)
-        throw std::runtime_error("L1: GET_STATE of RUN_OUTPUT_MIN_SIZE failed");
-    gsb_builder b;
-    b.add_buffer_info(gsid::RUN_OUTPUT, m_buf.output, m_buf.output_size);
-    b.add_buffer_info(gsid::RUN_INPUT, m_buf.input, m_buf.input_size);
-    m_mem.write(m_buf.input, b.bytes().data(), b.size());
-    if (hcall(papr::H_GUEST_SET_STATE, 0, g, v, m_buf.input, b.size()) != papr::H_SUCCESS)
-        throw std::runtime_error("L1: registering the run buffers failed");
-    // Initially every thread-wide register is dirty (and valid) in L1's copy.
-    std::vector<uint16_t> ids;
-    for (const gsb_id_info& info : gsb_all_ids())
-        if (info.scope == gsb_scope::thread && !info.read_only &&
-            (info.size == 4 || info.size == 8) && info.id != gsid::HDEC_EXPIRY_TB &&
-            info.id != gsid::LPCR)
-            ids.push_back(info.id);
-    m_cache.mark_all_dirty(ids);
-    m_cache.set(gsid::NIA, m_setup.boot_nia);
-    m_cache.set(gsid::MSR, m_setup.boot_msr);
-    m_cache.set(gsid::DEC_EXPIRY_TB, m_cpu.mftb() + 0x7FFFFFFF);
-}
-
 void kvm_run_loop::main() {
     hardware_thread& t = m_cpu.thread();
     t.set_level(context_level::l1);
@@ -139,48 +73,6 @@ void kvm_run_loop::main() {
     }
     m_vcpu.guest_id = m_guest.id;
     for (;;) run_single_vcpu();
-}
-
-void kvm_run_loop::mark(path_step s) {
-    hardware_thread& t = m_cpu.thread();
-    m_metrics.paths().mark(t.id(), s, t.step_time());
-}
-
-void kvm_run_loop::run_hcall_issued() {
-    // hcall() first retires what L1 charged: the call leaves when that work ends.
-    m_issued = m_cpu.thread().step_time();
-}
-
-void kvm_run_loop::run_hcall_returned() {
-    // L1 resumes once L0's return (charged to this thread) is done.
-    m_resumed = m_cpu.thread().step_time();
-    m_metrics.paths().mark(m_cpu.thread().id(), path_step::l1_parse_output, m_resumed);
-}
-
-void kvm_run_loop::sample_after_run(uint32_t reason) {
-    hardware_thread& t = m_cpu.thread();
-    path_recorder& p = m_metrics.paths();
-    const unsigned v = t.id();
-    const uint64_t entered = t.entry_time().value(), trapped = t.trap_time().value();
-    const uint64_t issued = m_issued, resumed = m_resumed;
-    const uint64_t asleep =
-        path_recorder::bit(path_step::l1_blocked) | path_recorder::bit(path_step::l1_wake);
-    if (m_last.valid) {
-        // L1's handling of the previous exit ended with this run hcall; its sleep is not
-        // handling. The round trip counts only when the vCPU did not block.
-        p.sample(latency_kind::l1_handling, v, m_last.reason, m_last.resumed, issued, asleep);
-        if (m_last.trapped && m_last.blocks == m_blocks && entered >= issued)
-            p.sample(latency_kind::round_trip, v, m_last.reason, m_last.trap, entered);
-    }
-    const bool ran = entered >= issued;  // L2 ran (not an immediate exit)
-    if (ran) {
-        p.sample(latency_kind::nested_entry, v, reason, issued, entered);
-        p.sample(latency_kind::nested_exit, v, reason, trapped, resumed);
-        if (m_wake_from && m_wake_from <= entered)
-            p.sample(latency_kind::wake, v, latency_reason::hrtimer, m_wake_from, entered);
-        m_wake_from = 0;
-    }
-    m_last = last_exit{true, ran, reason, trapped, resumed, m_blocks};
 }
 
 bool kvm_run_loop::vcpu_woken() const {

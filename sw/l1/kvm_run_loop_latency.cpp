@@ -1,0 +1,49 @@
+// kvm_run_loop: the path marks of the L1 run loop and the latencies that end in it
+// (docs/nested-entry-exit.md): entry, exit, L1 handling, round trip and wake.
+#include "sw/l1/kvm_run_loop.h"
+
+namespace nestvp {
+
+void kvm_run_loop::mark(path_step s) {
+    hardware_thread& t = m_cpu.thread();
+    m_metrics.paths().mark(t.id(), s, t.step_time());
+}
+
+void kvm_run_loop::run_hcall_issued() {
+    // hcall() first retires what L1 charged: the call leaves when that work ends.
+    m_issued = m_cpu.thread().step_time();
+}
+
+void kvm_run_loop::run_hcall_returned() {
+    // L1 resumes once L0's return (charged to this thread) is done.
+    m_resumed = m_cpu.thread().step_time();
+    m_metrics.paths().mark(m_cpu.thread().id(), path_step::l1_parse_output, m_resumed);
+}
+
+void kvm_run_loop::sample_after_run(uint32_t reason) {
+    hardware_thread& t = m_cpu.thread();
+    path_recorder& p = m_metrics.paths();
+    const unsigned v = t.id();
+    const uint64_t entered = t.entry_time().value(), trapped = t.trap_time().value();
+    const uint64_t issued = m_issued, resumed = m_resumed;
+    const uint64_t asleep =
+        path_recorder::bit(path_step::l1_blocked) | path_recorder::bit(path_step::l1_wake);
+    if (m_last.valid) {
+        // L1's handling of the previous exit ended with this run hcall; its sleep is not
+        // handling. The round trip counts only when the vCPU did not block.
+        p.sample(latency_kind::l1_handling, v, m_last.reason, m_last.resumed, issued, asleep);
+        if (m_last.trapped && m_last.blocks == m_blocks && entered >= issued)
+            p.sample(latency_kind::round_trip, v, m_last.reason, m_last.trap, entered);
+    }
+    const bool ran = entered >= issued;  // L2 ran (not an immediate exit)
+    if (ran) {
+        p.sample(latency_kind::nested_entry, v, reason, issued, entered);
+        p.sample(latency_kind::nested_exit, v, reason, trapped, resumed);
+        if (m_wake_from && m_wake_from <= entered)
+            p.sample(latency_kind::wake, v, latency_reason::hrtimer, m_wake_from, entered);
+        m_wake_from = 0;
+    }
+    m_last = last_exit{true, ran, reason, trapped, resumed, m_blocks};
+}
+
+}  // namespace nestvp
