@@ -1,5 +1,6 @@
-// l0_guest_table: element values and H_GUEST_GET_STATE / H_GUEST_SET_STATE (nested-virtualization.md
-// §5.4): what an element reads as, the checks before a SET changes anything, and the SET itself.
+// l0_guest_table: element values and H_GUEST_GET_STATE / H_GUEST_SET_STATE
+// (nested-virtualization.md §5.4): what an element reads as, the checks before a SET changes
+// anything, and the SET itself.
 #include <algorithm>
 #include <cstring>
 

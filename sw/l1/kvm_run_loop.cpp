@@ -5,6 +5,7 @@
 
 #include "models/exception_logic.h"
 #include "models/local_time.h"
+#include "models/log.h"
 #include "sw/papr/gsb_codec.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/hv_guest_state.h"
@@ -16,6 +17,12 @@ namespace nestvp {
 namespace {
 constexpr uint32_t trap_syscall = 0xC00;
 constexpr uint32_t trap_hdec = 0x980;
+
+std::string exit_text(uint32_t reason) {
+    if (reason == 0) return "no entry (L1's timer was due)";
+    char buf[32];
+    return std::string("exit ") + latency_reason_label(reason, buf);
+}
 }  // namespace
 
 kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
@@ -200,6 +207,8 @@ void kvm_run_loop::run_single_vcpu() {
     uint64_t tb = m_cpu.mftb();
     const uint64_t time_limit = m_cpu.next_timer_event();
     uint32_t trap = trap_hdec;
+    uint32_t reason = 0;  // the exit, for the log: 0 when L2 was not entered
+    const uint64_t reloads_before = m_cache.reloads();
     if (time_limit <= tb) {
         m_metrics.add(counter::l1_early_returns, ti);
     } else {
@@ -211,7 +220,8 @@ void kvm_run_loop::run_single_vcpu() {
         m_metrics.record_exit(local_time::now().to_seconds(), m_vcpu.id, trap);
         // An L2 H_CEDE is consumed here: kvmppc_cede, then trap := 0.
         const bool cede = trap == trap_syscall && hcall_number() == papr::H_CEDE;
-        sample_after_run(cede ? trap | latency_reason::cede_flag : trap);
+        reason = cede ? trap | latency_reason::cede_flag : trap;
+        sample_after_run(reason);
         if (cede) {
             kvmppc_cede();
             trap = 0;
@@ -236,6 +246,14 @@ void kvm_run_loop::run_single_vcpu() {
         mark(path_step::l1_handle_exit);
         exec(m_costs.handle_exit);
     }
+    NESTVP_LOG(log::module::l1, log::level::debug,
+               "vcpu " << m_vcpu.id << " at " << local_time::now().to_seconds() * 1e3
+                       << " ms: " << exit_text(reason) << "; DEC "
+                       << (!was_queued         ? "not queued"
+                           : m_vcpu.dec_queued ? "queued, kept (" + m_policy.name() + ")"
+                                               : "queued, dequeued (" + m_policy.name() + ")")
+                       << "; " << m_cache.reloads() - reloads_before << " GET_STATE; "
+                       << (check_block() ? "runs again" : "blocks"));
     // Step 10: cede/blocking.
     if (!check_block()) {
         set_timer();

@@ -1,0 +1,66 @@
+#include "models/log.h"
+
+#include <systemc>
+
+namespace nestvp::log {
+
+namespace {
+const char* const module_names[] = {"timer", "thread", "l0", "l1", "l2"};
+const char* const module_types[] = {"nestvp/timer", "nestvp/thread", "nestvp/l0", "nestvp/l1",
+                                    "nestvp/l2"};
+static_assert(sizeof(module_names) / sizeof(module_names[0]) == module_count, "names");
+}  // namespace
+
+void set_level(module m, level l) {
+    detail::g_levels[static_cast<unsigned>(m)] = l;
+    // SC_DEBUG messages print only when the handler's verbosity reaches them.
+    if (l == level::debug) sc_core::sc_report_handler::set_verbosity_level(sc_core::SC_DEBUG);
+}
+
+bool apply(const std::string& setting, std::string& error) {
+    const auto eq = setting.find('=');
+    if (eq == std::string::npos) {
+        error = "expected MODULE=LEVEL, found '" + setting + "'";
+        return false;
+    }
+    const std::string name = setting.substr(0, eq), value = setting.substr(eq + 1);
+    level l;
+    if (value == "off")
+        l = level::off;
+    else if (value == "info")
+        l = level::info;
+    else if (value == "debug")
+        l = level::debug;
+    else {
+        error = "level '" + value + "': expected off, info or debug";
+        return false;
+    }
+    bool found = false;
+    for (unsigned i = 0; i < module_count; ++i)
+        if (name == "all" || name == module_names[i]) {
+            set_level(static_cast<module>(i), l);
+            found = true;
+        }
+    if (!found) {
+        error = "module '" + name + "': expected " + modules_help();
+        return false;
+    }
+    return true;
+}
+
+std::string modules_help() {
+    std::string s;
+    for (unsigned i = 0; i < module_count; ++i) s += std::string(module_names[i]) + ", ";
+    return s + "or all";
+}
+
+const char* msg_type(module m) {
+    return module_types[static_cast<unsigned>(m)];
+}
+
+void emit(module m, level l, const std::string& text) {
+    SC_REPORT_INFO_VERB(msg_type(m), text.c_str(),
+                        l == level::debug ? sc_core::SC_DEBUG : sc_core::SC_MEDIUM);
+}
+
+}  // namespace nestvp::log
