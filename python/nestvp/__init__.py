@@ -167,8 +167,10 @@ class Nestvp:
         :class:`NestvpError` on any other non-zero exit.
         """
         argv = [self.binary, command, *map(str, args)]
+        env = dict(os.environ)
+        env.setdefault("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1")
         proc = subprocess.run(
-            argv, cwd=self.cwd, capture_output=True, text=True, timeout=self.timeout
+            argv, cwd=self.cwd, env=env, capture_output=True, text=True, timeout=self.timeout
         )
         if proc.returncode != 0:
             # Both the hand-written parser and CLI11 say "unknown"/"not expected" and name it.
