@@ -29,4 +29,5 @@ for c in $cmds; do
         missing=1
     fi
 done
-((missing == 0)) && echo "nestvp.1 renders and covers: $(echo $cmds)"
+((missing == 0)) || exit 1
+echo "nestvp.1 renders and covers:" $cmds  # one line, word-split on purpose

@@ -30,7 +30,7 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 failed=0 ran=0
 for line in "${lines[@]}"; do
     cmd=${line%%#*}                       # the README's trailing comments
-    cmd=$(sed -e 's/[[:space:]]*$//' <<<"$cmd")
+    cmd=${cmd%"${cmd##*[![:space:]]}"}   # trailing blanks
     [[ -z $cmd ]] && continue
     case $cmd in
         "make run"* | "xdg-open"*) echo "SKIP  $cmd"; continue ;;
