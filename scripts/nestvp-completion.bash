@@ -20,6 +20,14 @@ _nestvp_commands() {
         on && /^ +[a-z][a-z0-9-]*( |$)/ {print $1; next} on && NF {on=0}'
 }
 
+# The values of an enum or boolean key, from its row of `nestvp params KEY`.
+_nestvp_values() {
+    _nestvp_run "$1" params "$2" | awk -v k="$2" '$1 == k {
+        if ($2 == "boolean") print "true false"
+        else if ($2 == "enum") for (i = 3; i <= NF; i++) if ($i ~ /[|]/) { gsub(/[|]/, " ", $i); print $i; break }
+        exit }'
+}
+
 _nestvp() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=""
     ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
@@ -33,8 +41,23 @@ _nestvp() {
     fi
     local cmd=${COMP_WORDS[1]}
 
-    # "--set KEY=..." with '=' a word break: COMP_WORDS holds KEY and '=' apart; leave values.
-    if [[ $cur == "=" || $prev == "=" ]]; then return 0; fi
+    # After "--set KEY=": '=' is a word break, so COMP_WORDS holds KEY, '=' and the value
+    # apart. Enum and boolean values complete; --grid completes the item after the last comma.
+    local key="" flag=""
+    if [[ $cur == "=" ]]; then
+        key=$prev flag=${COMP_WORDS[COMP_CWORD - 2]} cur=""
+    elif [[ $prev == "=" ]] && ((COMP_CWORD >= 3)); then
+        key=${COMP_WORDS[COMP_CWORD - 2]} flag=${COMP_WORDS[COMP_CWORD - 3]}
+    fi
+    if [[ $key == --set || $key == --vs || $key == --grid ]]; then
+        prev=$key # the "--set=KEY" spelling: complete the key as after "--set KEY"
+    elif [[ -n $key ]]; then
+        case $flag in --set | --vs | --grid) ;; *) return 0 ;; esac
+        local pre=""
+        if [[ $flag == --grid && $cur == *,* ]]; then pre=${cur%,*}, cur=${cur##*,}; fi
+        mapfile -t COMPREPLY < <(compgen -P "$pre" -W "$(_nestvp_values "$bin" "$key")" -- "$cur")
+        return 0
+    fi
     case $prev in
         --set | --vs | --grid)
             local keys
