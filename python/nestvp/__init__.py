@@ -242,19 +242,26 @@ class Nestvp:
         return self.call("uncertainty", *args).stdout
 
     def params(self, prefix: str = "") -> List[Dict[str, str]]:
-        """``nestvp params [PREFIX]``: one dict per key (``key``, ``type``, ``default``, ...)."""
-        text = self.call("params", *([prefix] if prefix else [])).stdout
-        lines = [l for l in text.splitlines() if l.strip()]
-        if not lines:
+        """``nestvp params [PREFIX] --markdown``: one dict per key (``key``, ``type``,
+        ``default``, ``unit``, ``range``, ``description``), code quotes removed."""
+        text = self.call("params", *([prefix] if prefix else []), "--markdown").stdout
+        rows = [_md_cells(l) for l in text.splitlines() if l.startswith("|")]
+        if len(rows) < 2:
             return []
-        header = lines[0]
-        names = header.split()
-        starts = [header.index(n) for n in names]
-        rows = []
-        for line in lines[1:]:
-            cells = [line[s:e].strip() for s, e in zip(starts, starts[1:] + [None])]
-            rows.append({n.lower(): c for n, c in zip(names, cells)})
-        return rows
+        names = [n.lower() for n in rows[0]]
+        return [dict(zip(names, r)) for r in rows[2:]]
+
+
+def _md_cells(line: str) -> List[str]:
+    """Cells of a Markdown table row: split on unescaped '|', '\\|' unescaped, `code` unquoted."""
+    cells = re.split(r"(?<!\\)\|", line.strip())[1:-1]
+    out = []
+    for c in cells:
+        c = c.strip().replace("\\|", "|")
+        if len(c) >= 2 and c[0] == c[-1] == "`":
+            c = c[1:-1]
+        out.append(c)
+    return out
 
 
 def flatten(record: Mapping[str, Any], sep: str = ".") -> Dict[str, Any]:

@@ -59,9 +59,10 @@ FAKE = textwrap.dedent(
             f.write('l2.vcpus,l1.dec_policy,sim_seconds,partial,kvm_guest_exit\\n'
                     '2,cancel,0.1,false,10\\n3,"no,cancel",0.1,true,12\\n')
     elif cmd == "params":
-        print("KEY            TYPE    DEFAULT  UNIT  DESCRIPTION")
-        print("l1.dec_policy  enum    cancel         queued-DEC handling")
-        print("l2.hz          integer 250      Hz    tick rate")
+        print("| key | type | default | unit | range | description |")
+        print("|---|---|---|---|---|---|")
+        print("| `l1.dec_policy` | enum | `cancel` |  | cancel\\\\|no-cancel | queued-DEC handling |")
+        print("| `l2.hz` | integer | `250` | Hz | 1..1000 | tick rate |")
     """
 )
 
@@ -135,7 +136,9 @@ class FakeBinary(unittest.TestCase):
         rows = self.vp.params()
         self.assertEqual(rows[0]["key"], "l1.dec_policy")
         self.assertEqual(rows[1]["unit"], "Hz")
-        self.assertEqual(rows[1]["description"], "tick rate")
+        self.assertEqual(rows[0]["range"], "cancel|no-cancel")
+        self.assertEqual(rows[0]["default"], "cancel")
+        self.assertIn("--markdown", self.calls()[0])
 
 
 class FindBinary(unittest.TestCase):
