@@ -96,8 +96,8 @@ public:
         } catch (const YAML::Exception& e) {
             throw config_error(where.at(e.mark) + ": expected valid YAML, found a syntax error (" +
                                e.msg + ")");
-        } catch (const yaml_parse_timeout& e) {
-            throw config_error(path + ":1:1: expected valid YAML, found input " + e.what());
+        } catch (const yaml_limit_error& e) {
+            throw config_error(path + ":1:1: expected valid YAML, found " + e.what());
         }
         if (docs.empty() || docs[0].IsNull())
             throw config_error(path + ":1:1: expected a mapping of sections (" +
@@ -252,8 +252,8 @@ private:
             return docs.empty() ? YAML::Node() : docs.front();
         } catch (const YAML::Exception& e) {
             throw_config(place, key, "a YAML value", "a syntax error (" + e.msg + ")");
-        } catch (const yaml_parse_timeout& e) {
-            throw_config(place, key, "a YAML value", std::string("input on which ") + e.what());
+        } catch (const yaml_limit_error& e) {
+            throw_config(place, key, "a YAML value", e.what());
         }
     }
 

@@ -200,7 +200,7 @@ stim_file parse_stim(const std::string& text, const std::string& name) {
         docs = load_all_yaml_bounded(text);
     } catch (const YAML::Exception& e) {
         c.fail(e.mark, "YAML syntax error: " + e.msg);
-    } catch (const yaml_parse_timeout& e) {
+    } catch (const yaml_limit_error& e) {
         throw stim_error(name + ":1:1: " + e.what());
     }
     if (docs.empty() || docs[0].IsNull())

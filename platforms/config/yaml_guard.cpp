@@ -1,12 +1,6 @@
 #include "platforms/config/yaml_guard.h"
 
-#include <chrono>
-#include <condition_variable>
-#include <exception>
-#include <memory>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include <yaml-cpp/eventhandler.h>
 
@@ -47,40 +41,40 @@ void check_documents_advance(const std::string& text) {
         last = marks.start;
     }
 }
+
+// Step 1 of yaml_guard.h: flow nesting counted outside quotes and comments (a bracket inside
+// a plain scalar may over-count; that only refuses absurd input earlier).
+void check_size_and_depth(const std::string& text) {
+    if (text.size() > k_yaml_max_bytes)
+        throw yaml_limit_error("input larger than " + std::to_string(k_yaml_max_bytes >> 20) +
+                               " MiB (" + std::to_string(text.size()) + " bytes)");
+    size_t depth = 0;
+    char quote = 0;
+    bool comment = false;
+    for (char c : text) {
+        if (comment) {
+            comment = c != '\n';
+        } else if (quote) {
+            if (c == quote) quote = 0;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+        } else if (c == '#') {
+            comment = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > k_yaml_max_depth)
+                throw yaml_limit_error("input nested deeper than " +
+                                       std::to_string(k_yaml_max_depth) + " '[' or '{' levels");
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+}
 }  // namespace
 
-std::vector<YAML::Node> load_all_yaml_bounded(const std::string& text, double limit_s) {
-    struct shared {
-        std::mutex m;
-        std::condition_variable cv;
-        bool done = false;
-        std::vector<YAML::Node> docs;
-        std::exception_ptr error;
-    };
-    auto s = std::make_shared<shared>();
-    std::thread([s, text] {
-        std::vector<YAML::Node> docs;
-        std::exception_ptr error;
-        try {
-            check_documents_advance(text);
-            docs = YAML::LoadAll(text);
-        } catch (...) {
-            error = std::current_exception();
-        }
-        std::lock_guard<std::mutex> lock(s->m);
-        s->docs = std::move(docs);
-        s->error = error;
-        s->done = true;
-        s->cv.notify_all();
-    }).detach();
-    std::unique_lock<std::mutex> lock(s->m);
-    if (!s->cv.wait_for(lock, std::chrono::duration<double>(limit_s), [&] { return s->done; }))
-        throw yaml_parse_timeout("the YAML parser did not finish within " +
-                                 std::to_string(static_cast<int>(limit_s)) +
-                                 " s (yaml-cpp 0.7 loops on some malformed input, e.g. a "
-                                 "document that starts with ',')");
-    if (s->error) std::rethrow_exception(s->error);
-    return std::move(s->docs);
+std::vector<YAML::Node> load_all_yaml_bounded(const std::string& text) {
+    check_size_and_depth(text);
+    check_documents_advance(text);
+    return YAML::LoadAll(text);
 }
 
 }  // namespace nestvp

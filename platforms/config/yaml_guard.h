@@ -3,11 +3,12 @@
 // input whose first token is ',' (found by fuzzing; jbeder/yaml-cpp#1040, fixed upstream by
 // PR #1319): the parser reports a null document without consuming the token, and LoadAll
 // appends null documents for ever, growing memory.
-// 1. A pass over the parser's events first checks that every document starts further on than
-//    the one before; a document that does not is a YAML::ParserException at that place.
-// 2. As a second line of defence against hangs not yet known, the parse runs on a worker thread
-//    and yaml_parse_timeout is thrown if it has not finished after `limit_s` (the worker is then
-//    left behind; the caller reports the error and the process ends soon).
+// 1. The input is bounded before yaml-cpp sees it: at most k_yaml_max_bytes and at most
+//    k_yaml_max_depth nested '[' / '{' (yaml-cpp recurses once per level). Over either limit
+//    is a yaml_limit_error; no thread or process is left running.
+// 2. A pass over the parser's events checks that every document starts further on than the
+//    one before; a document that does not is a YAML::ParserException at that place.
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,12 +17,16 @@
 
 namespace nestvp {
 
-class yaml_parse_timeout : public std::runtime_error {
+constexpr size_t k_yaml_max_bytes = 4u << 20;  // platform and stimulus files are kilobytes
+constexpr size_t k_yaml_max_depth = 64;
+
+// Says what limit the input broke: "input larger than ...", "input nested deeper than ...".
+class yaml_limit_error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
-// YAML::LoadAll with a time bound; YAML::Exception passes through unchanged.
-std::vector<YAML::Node> load_all_yaml_bounded(const std::string& text, double limit_s = 5.0);
+// YAML::LoadAll on bounded input; YAML::Exception passes through unchanged.
+std::vector<YAML::Node> load_all_yaml_bounded(const std::string& text);
 
 }  // namespace nestvp

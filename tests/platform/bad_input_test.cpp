@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "platforms/config/platform_loader.h"
+#include "platforms/config/yaml_guard.h"
 
 namespace nestvp {
 namespace {
@@ -55,6 +56,15 @@ TEST(PlatformBadInput, YamlSyntax) {
 TEST(PlatformBadInput, LeadingCommaIsAnErrorNotAHang) {
     // yaml_guard.h step 1: reported where the parser stuck, with no worker thread left looping.
     expect_bad("leading_comma.yaml", {}, "leading_comma.yaml:3:1", "", "valid YAML");
+}
+
+TEST(PlatformBadInput, DeepOrHugeInputIsRefusedBeforeParsing) {
+    // yaml_guard.h step 1: bounded before yaml-cpp sees it, and no thread is left behind.
+    expect_bad("../../../platforms/reference.yaml", {"l2.hz=" + std::string(200, '[')},
+               "--set l2.hz=" + std::string(200, '['), "l2.hz", "nested deeper than 64");
+    EXPECT_THROW(load_all_yaml_bounded("a: '" + std::string(k_yaml_max_bytes, 'x') + "'"),
+                 yaml_limit_error);
+    EXPECT_EQ(load_all_yaml_bounded("a: '[[[['\nb: [1, [2]]  # {{{{\n").size(), 1u);
 }
 
 TEST(PlatformBadInput, LeadingCommaInSetValue) {
