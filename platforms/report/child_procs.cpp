@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,37 +16,50 @@
 #include <map>
 #include <stdexcept>
 
+extern char** environ;
+
 namespace nestvp {
 
 namespace {
 
+// posix_spawn: the child gets SIGINT's default action back (this process catches it) and its
+// stdout/stderr files; returns -1 if it could not be started.
 pid_t spawn(const child_job& job) {
-    // Everything the child needs is prepared before fork(): after it, only async-signal-safe calls.
     std::vector<char*> argv;
     for (const auto& a : job.argv) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawnattr_init(&attr);
     const char* out = job.stdout_path.empty() ? "/dev/null" : job.stdout_path.c_str();
-    const char* err = job.stderr_path.empty() ? nullptr : job.stderr_path.c_str();
-    const pid_t pid = ::fork();
-    if (pid != 0) return pid;
-    struct sigaction sa = {};
-    sa.sa_handler = SIG_DFL;
-    ::sigaction(SIGINT, &sa, nullptr);
-    const int fo = ::open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fo >= 0) ::dup2(fo, 1);
-    if (err) {
-        const int fe = ::open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fe >= 0) ::dup2(fe, 2);
-    }
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
+    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (!job.stderr_path.empty())
+        posix_spawn_file_actions_addopen(&fa, 2, job.stderr_path.c_str(),
+                                         O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    sigset_t def;
+    sigemptyset(&def);
+    sigaddset(&def, SIGINT);
+    posix_spawnattr_setsigdefault(&attr, &def);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    return rc == 0 ? pid : -1;
+}
+
+int code_of(int status) {
+    return WIFEXITED(status) ? WEXITSTATUS(status)
+                             : (WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1);
 }
 
 }  // namespace
 
 std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_parallel,
                               const std::function<bool()>& stop,
-                              const std::function<void(size_t, int)>& on_done) {
+                              const std::function<void(size_t, int)>& on_done,
+                              const std::function<void()>& on_tick) {
     std::vector<int> codes(jobs.size(), -1);
     std::map<pid_t, size_t> running;
     size_t next = 0;
@@ -67,19 +81,24 @@ std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_p
             ++next;
         }
         if (running.empty()) break;
-        int status = 0;
-        const pid_t pid = ::waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR) continue;  // SIGINT: re-check stop()
-            break;
+        // Only our own children are waited for (by pid): other children of this process
+        // are left for whoever started them.
+        bool any = false;
+        for (auto it = running.begin(); it != running.end();) {
+            int status = 0;
+            const pid_t pid = ::waitpid(it->first, &status, WNOHANG);
+            if (pid == 0 || (pid < 0 && errno == EINTR)) {
+                ++it;
+                continue;
+            }
+            const size_t idx = it->second;
+            it = running.erase(it);
+            codes[idx] = pid < 0 ? 127 : code_of(status);
+            if (on_done) on_done(idx, codes[idx]);
+            any = true;
         }
-        const auto it = running.find(pid);
-        if (it == running.end()) continue;
-        const size_t idx = it->second;
-        running.erase(it);
-        codes[idx] = WIFEXITED(status) ? WEXITSTATUS(status)
-                                       : (WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1);
-        if (on_done) on_done(idx, codes[idx]);
+        if (on_tick) on_tick();
+        if (!any) ::usleep(20 * 1000);  // a SIGINT cuts the sleep short
     }
     return codes;
 }

@@ -18,10 +18,12 @@ struct child_job {
 // (stopped early) and 127 if it could not be executed.
 // stop() is polled between events; once it returns true no further job starts and SIGINT
 // is forwarded once to the running ones (they write partial results), which are waited for.
-// on_done(index, code) is called as each job ends.
+// on_done(index, code) is called as each job ends, on_tick() about every 20 ms while jobs
+// run (progress lines). Jobs start with posix_spawn; only their pids are waited for.
 std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_parallel,
                               const std::function<bool()>& stop = {},
-                              const std::function<void(size_t, int)>& on_done = {});
+                              const std::function<void(size_t, int)>& on_done = {},
+                              const std::function<void()>& on_tick = {});
 
 // Absolute path of the running executable (/proc/self/exe).
 std::string self_exe_path();

@@ -1,6 +1,9 @@
 // The child-process pool behind compare and sweep.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "cli_test_util.h"
@@ -81,6 +84,22 @@ TEST(ChildProcs, SigintIsForwardedToRunningJobs) {
     EXPECT_EQ(codes[2], -1);
     EXPECT_EQ(test::slurp(dir + "/flag"), "got-int\n");
     EXPECT_FALSE(test::file_exists(dir + "/third"));
+}
+
+TEST(ChildProcs, OtherChildrenAreNotReaped) {
+    // A child this process started itself, which ends while the pool runs: the pool must
+    // leave its exit status for us (waitpid(-1) would take it).
+    const pid_t other = ::fork();
+    if (other == 0) ::_exit(42);
+    ASSERT_GT(other, 0);
+    size_t ticks = 0;
+    const auto codes =
+        run_children({{{"/bin/sh", "-c", "sleep 0.3"}, "", ""}}, 1, {}, {}, [&] { ++ticks; });
+    EXPECT_EQ(codes, (std::vector<int>{0}));
+    EXPECT_GT(ticks, 2u);  // on_tick runs while the job does, not only when it ends
+    int status = 0;
+    EXPECT_EQ(::waitpid(other, &status, 0), other);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 42);
 }
 
 TEST(ChildProcs, PathsAndTempDirs) {
