@@ -3,7 +3,8 @@
 # Uses sudo when not root. See ../shared/docs/toolchain.md for the recipe.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsystemc-dev verilator libyaml-cpp-dev
-      libgtest-dev libxml2-utils parallel python3 python3-matplotlib groff-base man-db)
+      libgtest-dev libxml2-utils parallel python3 python3-matplotlib groff-base man-db
+      libcli11-dev)
 # python/nestvp needs only python3; pandas (python3-pandas) is optional and not installed here.
 # `make coverage` needs nothing more: verilator ships verilator_coverage and depends on python3.
 if [[ "${NESTVP_WITH_CLANG:-0}" == 1 ]]; then pkgs+=(clang libclang-rt-14-dev); fi

@@ -1,68 +1,83 @@
-// Command-line parsing for the nestvp commands.
-#include "platforms/report/cli_args.h"
+// Command-line parsing for the nestvp commands: CLI11, with messages in the tool's words.
+#include "platforms/cli/cli_parse.h"
+
+#include <unistd.h>
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace nestvp {
 
-std::string parsed_args::get(const std::string& name, const std::string& fallback) const {
-    const auto it = values.find(name);
-    return it == values.end() || it->second.empty() ? fallback : it->second.back();
+namespace {
+// A value that is empty or starts with "--" is a missing value: the next word is an option.
+const CLI::Validator k_value_given(
+    [](std::string& v) -> std::string {
+        if (v.empty()) return "needs a non-empty value";
+        if (v.compare(0, 2, "--") == 0) return "needs a value";
+        return {};
+    },
+    "", "value given");
+
+// The first word of a CLI11 message "--json: 1 required TEXT missing".
+std::string option_of(const std::string& what) {
+    const auto colon = what.find(':');
+    return colon == std::string::npos ? what : what.substr(0, colon);
+}
+}  // namespace
+
+cli_parser::cli_parser(std::string cmd, std::string help)
+    : m_cmd(std::move(cmd)), m_help(std::move(help)), m_app("", "nestvp " + m_cmd) {
+    m_app.set_help_flag("-h,--help");
+    m_app.allow_extras(false);
 }
 
-std::vector<std::string> parsed_args::all(const std::string& name) const {
-    const auto it = values.find(name);
-    return it == values.end() ? std::vector<std::string>{} : it->second;
+CLI::Option* cli_parser::value(const std::string& names, std::string& out) {
+    return m_app.add_option(names, out)->check(k_value_given);
 }
 
-parsed_args parse_args(const std::string& cmd, const std::vector<std::string>& args,
-                       const std::vector<option_spec>& specs) {
-    const std::string pre = "nestvp " + cmd + ": ";
-    const std::string hint = " (see 'nestvp " + cmd + " --help')";
-    parsed_args out;
-    bool options_done = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (options_done || a.size() < 2 || a[0] != '-') {
-            out.positional.push_back(a);
-            continue;
-        }
-        if (a == "--") {
-            options_done = true;
-            continue;
-        }
-        std::string name = a, inline_value;
-        bool has_inline = false;
-        const auto eq = a.find('=');
-        if (a.compare(0, 2, "--") == 0 && eq != std::string::npos) {
-            name = a.substr(0, eq);
-            inline_value = a.substr(eq + 1);
-            has_inline = true;
-        }
-        const option_spec* spec = nullptr;
-        for (const auto& s : specs)
-            if (s.name == name || (!s.alias.empty() && s.alias == name)) spec = &s;
-        if (!spec) throw usage_error(pre + "unknown option '" + name + "'" + hint);
-        if (!spec->repeatable && out.has(spec->name))
-            throw usage_error(pre + "option '" + spec->name + "' given more than once");
-        if (!spec->takes_value) {
-            if (has_inline) throw usage_error(pre + "option '" + spec->name + "' takes no value");
-            out.values[spec->name].push_back("");
-            continue;
-        }
-        std::string value;
-        if (has_inline) {
-            value = inline_value;
-        } else {
-            if (i + 1 >= args.size() || args[i + 1].compare(0, 2, "--") == 0)
-                throw usage_error(pre + "option '" + name + "' needs a value" + hint);
-            value = args[++i];
-        }
-        if (value.empty()) throw usage_error(pre + "option '" + name + "' needs a non-empty value");
-        out.values[spec->name].push_back(value);
+CLI::Option* cli_parser::list(const std::string& names, std::vector<std::string>& out) {
+    return m_app.add_option(names, out)->allow_extra_args(false)->check(k_value_given);
+}
+
+CLI::Option* cli_parser::flag(const std::string& names, bool& out) {
+    return m_app.add_flag(names, out)->disable_flag_override();
+}
+
+void cli_parser::positionals(std::vector<std::string>& out) {
+    m_app.add_option("args", out);
+}
+
+bool cli_parser::parse(const std::vector<std::string>& args) {
+    const std::string pre = prefix();
+    const std::string hint = " (see 'nestvp " + m_cmd + " --help')";
+    std::vector<std::string> rev(args.rbegin(), args.rend());  // CLI11 takes them reversed
+    try {
+        m_app.parse(rev);
+    } catch (const CLI::CallForHelp&) {
+        std::fputs(m_help.c_str(), stdout);
+        return false;
+    } catch (const CLI::ExtrasError&) {
+        std::string word = m_app.remaining().empty() ? "?" : m_app.remaining().front();
+        if (word.compare(0, 2, "--") == 0) word = word.substr(0, word.find('='));
+        throw usage_error(pre + "unknown option '" + word + "'" + hint);
+    } catch (const CLI::ValidationError& e) {
+        const std::string what = e.what();
+        const auto colon = what.find(": ");
+        const std::string why = colon == std::string::npos ? what : what.substr(colon + 2);
+        throw usage_error(pre + "option '" + option_of(what) + "' " + why +
+                          (why == "needs a value" ? hint : ""));
+    } catch (const CLI::ArgumentMismatch& e) {
+        const std::string what = e.what();
+        if (what.find("At Most") != std::string::npos)
+            throw usage_error(pre + "option '" + option_of(what) + "' given more than once");
+        if (what.find("missing") != std::string::npos)
+            throw usage_error(pre + "option '" + option_of(what) + "' needs a value" + hint);
+        throw usage_error(pre + what);
+    } catch (const CLI::ParseError& e) {
+        throw usage_error(pre + e.what() + hint);
     }
-    return out;
+    return true;
 }
 
 unsigned parse_positive_int(const std::string& flag, const std::string& text) {
@@ -96,6 +111,22 @@ std::pair<double, double> parse_window(const std::string& flag, const std::strin
     if (end >= 0 && end <= start)
         throw usage_error(flag + ": the end (" + e + " s) must be after the start (" + s + " s)");
     return {start, end};
+}
+
+void refuse_output_keys(const std::string& cmd, const std::string& flag,
+                        const std::vector<std::string>& sets) {
+    for (const auto& s : sets) {
+        const std::string key = s.substr(0, s.find('='));
+        if (key.compare(0, 12, "run.outputs.") != 0) continue;
+        throw usage_error("nestvp " + cmd + ": " + flag + " " + key + ": a " + cmd +
+                          " point writes no files of its own; give --csv/--json/--plot to '" +
+                          "nestvp " + cmd + "' (or run one point with 'nestvp run')");
+    }
+}
+
+unsigned default_jobs() {
+    const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? static_cast<unsigned>(n) : 1u;
 }
 
 }  // namespace nestvp

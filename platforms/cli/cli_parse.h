@@ -1,47 +1,56 @@
 #pragma once
-// Command-line parsing shared by the nestvp commands: long options with a value either as
-// `--opt VALUE` or `--opt=VALUE`, repeatable options, positional arguments, and number
-// checks whose errors name the flag (docs/cli.md: exit code 2).
-#include <map>
+// Command-line parsing shared by the nestvp commands, on CLI11: each command declares its
+// options on a cli_parser, and every parse error becomes a usage_error whose message starts
+// with "nestvp <cmd>:" and names the flag (docs/cli.md: exit code 2).
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 namespace nestvp {
 
-// A bad command line. main() prints what() and exits with exit_usage (2).
+// A bad command line. The command prints what() and exits with exit_usage (2).
 class usage_error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
-struct option_spec {
-    std::string name;   // "--json"
-    std::string alias;  // "-j" or empty
-    bool takes_value = false;
-    bool repeatable = false;  // --set a=1 --set b=2
+class cli_parser {
+public:
+    // `help` is printed for --help / -h.
+    cli_parser(std::string cmd, std::string help);
+
+    // A single-valued option ("--json" or "-j,--jobs"); a value may not be empty or start
+    // with "--" (that is the next option, so the value is missing).
+    CLI::Option* value(const std::string& names, std::string& out);
+    // A repeatable option, one value per occurrence (--set a=1 --set b=2).
+    CLI::Option* list(const std::string& names, std::vector<std::string>& out);
+    CLI::Option* flag(const std::string& names, bool& out);
+    // The positional arguments (anything after "--" too).
+    void positionals(std::vector<std::string>& out);
+
+    // Returns false after printing the help for --help; throws usage_error on a bad line.
+    bool parse(const std::vector<std::string>& args);
+    // "nestvp <cmd>: "
+    std::string prefix() const { return "nestvp " + m_cmd + ": "; }
+
+private:
+    std::string m_cmd, m_help;
+    CLI::App m_app;
 };
-
-struct parsed_args {
-    std::map<std::string, std::vector<std::string>> values;  // by spec name; flags map to {""}
-    std::vector<std::string> positional;
-
-    bool has(const std::string& name) const { return values.count(name) != 0; }
-    // The value of a non-repeatable option, or `fallback` if it was not given.
-    std::string get(const std::string& name, const std::string& fallback = {}) const;
-    std::vector<std::string> all(const std::string& name) const;
-};
-
-// Parses args (the words after the command name). `cmd` names the command in messages.
-// Throws usage_error for an unknown option, a missing value or a repeated single option.
-parsed_args parse_args(const std::string& cmd, const std::vector<std::string>& args,
-                       const std::vector<option_spec>& specs);
 
 // Number checks; messages name the flag and quote the text.
 unsigned parse_positive_int(const std::string& flag, const std::string& text);
 double parse_seconds(const std::string& flag, const std::string& text);  // finite, >= 0
 // "START_S:END_S" with 0 <= START < END; END may be empty ("2:") for "to the end" (-1).
 std::pair<double, double> parse_window(const std::string& flag, const std::string& text);
+// sweep and compare points write no files of their own (their parent writes the results):
+// a run.outputs.* key in `sets` ("key=value") is refused rather than silently ignored.
+void refuse_output_keys(const std::string& cmd, const std::string& flag,
+                        const std::vector<std::string>& sets);
+// The default of -j for sweep and compare: the number of cores.
+unsigned default_jobs();
 
 }  // namespace nestvp

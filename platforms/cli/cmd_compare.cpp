@@ -4,10 +4,11 @@
 
 #include <cstdio>
 
+#include "platforms/cli/cli_outputs.h"
+#include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/child_procs.h"
-#include "platforms/report/cli_args.h"
 #include "platforms/report/interrupt.h"
 #include "platforms/report/json.h"
 #include "platforms/report/plot_files.h"
@@ -30,7 +31,7 @@ const char* const k_help =
     "  --json OUT         write {\"a\": run, \"b\": run, \"difference_pct\": {...}}\n"
     "  --plot DIR         write latency CDFs and breakdowns (both sides per figure) and the\n"
     "                     exit rate per vCPU of each side\n"
-    "  -j N               run at most N sides at once (default 2)\n"
+    "  -j N               run at most N sides at once (default: the number of cores)\n"
     "  --quiet            no progress messages\n"
     "  --help             this text\n"
     "\n"
@@ -57,42 +58,51 @@ std::string join_settings(const std::vector<std::string>& sets) {
 
 int compare_main(int argc, char** argv) {
     install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
-    const std::vector<std::string> args(argv + 1, argv + argc);
-    if (help_requested(args, k_help)) return exit_ok;
-    parsed_args pa;
+    std::vector<std::string> files, sets_a, vs, sets_b;
+    std::string jobs_text, json_out, plot_dir;
+    bool quiet = false;
+    cli_parser cli("compare", k_help);
+    cli.positionals(files);
+    cli.list("--set", sets_a);
+    cli.list("--vs", vs);
+    cli.value("--json", json_out);
+    cli.value("--plot", plot_dir);
+    cli.value("-j,--jobs", jobs_text);
+    cli.flag("-q,--quiet", quiet);
     std::string file_a, file_b;
-    std::vector<std::string> sets_a, sets_b;
-    unsigned jobs = 2;
+    unsigned jobs = default_jobs();
     try {
-        pa = parse_args("compare", args,
-                        {{"--set", "", true, true},
-                         {"--vs", "", true, true},
-                         {"--json", "", true, false},
-                         {"--plot", "", true, false},
-                         {"-j", "--jobs", true, false},
-                         {"--quiet", "-q", false, false}});
-        if (pa.positional.empty() || pa.positional.size() > 2)
+        if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
+        if (files.empty() || files.size() > 2)
             throw usage_error("nestvp compare: expected one or two platform files, got " +
-                              std::to_string(pa.positional.size()));
-        if (pa.positional.size() == 1 && !pa.has("--vs"))
+                              std::to_string(files.size()));
+        if (files.size() == 1 && vs.empty())
             throw usage_error(
                 "nestvp compare: with one platform file, give the B side's settings with --vs "
                 "KEY=VALUE");
-        if (pa.has("-j")) jobs = parse_positive_int("-j", pa.get("-j"));
-        try {
-            parse_settings(pa.all("--set"));
-            parse_settings(pa.all("--vs"));
-        } catch (const std::invalid_argument& e) {
-            throw usage_error(std::string("nestvp compare: --set/--vs: ") + e.what());
+        if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
+        for (const auto* f : {&sets_a, &vs}) {
+            const char* flag = f == &vs ? "--vs" : "--set";
+            try {
+                parse_settings(*f);
+            } catch (const std::invalid_argument& e) {
+                throw usage_error(std::string("nestvp compare: ") + flag + ": " + e.what());
+            }
+            refuse_output_keys("compare", flag, *f);
         }
-        file_a = pa.positional[0];
-        file_b = pa.positional.size() == 2 ? pa.positional[1] : file_a;
-        sets_a = pa.all("--set");
+        file_a = files[0];
+        file_b = files.size() == 2 ? files[1] : file_a;
         sets_b = sets_a;
-        for (const auto& v : pa.all("--vs")) sets_b.push_back(v);
-        // Validate both sides here, so a bad file or key fails fast with exit 2.
+        for (const auto& v : vs) sets_b.push_back(v);
+        // Validate both sides here, so a bad file or key fails fast with exit 2; a bad key
+        // that only --vs gives is labelled --vs.
         load_platform(file_a, sets_a);
-        load_platform(file_b, sets_b);
+        try {
+            load_platform(file_b, sets_b);
+        } catch (const std::exception& e) {
+            if (files.size() == 2) throw;
+            throw usage_error(std::string("nestvp compare: --vs: ") + e.what());
+        }
     } catch (const usage_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return exit_usage;
@@ -100,16 +110,17 @@ int compare_main(int argc, char** argv) {
         std::fprintf(stderr, "nestvp compare: %s\n", e.what());
         return exit_usage;
     }
-    const std::string json_out = pa.get("--json"), plot_dir = pa.get("--plot");
-    if (!check_command_outputs("compare", "--json", json_out, plot_dir)) return exit_usage;
+    if (!prepare_output_file("compare", "--json", json_out) ||
+        !prepare_output_dir("compare", "--plot", plot_dir))
+        return exit_usage;
 
     // Labels: the B side's --vs settings, and the A side's values for the same keys.
     std::string label_a = "A", label_b = "B";
-    if (pa.has("--vs")) {
-        const settings_list vs = parse_settings(pa.all("--vs"));
+    if (!vs.empty()) {
+        const settings_list vsl = parse_settings(vs);
         const settings_list sa = parse_settings(sets_a);
         std::vector<std::string> la, lb;
-        for (const auto& kv : vs) {
+        for (const auto& kv : vsl) {
             lb.push_back(kv.first + "=" + kv.second);
             std::string v = "(file)";
             for (const auto& a : sa)
@@ -143,7 +154,7 @@ int compare_main(int argc, char** argv) {
             j.argv.insert(j.argv.end(), {"--plot-data", tmp + "/" + side[i] + ".plot"});
         j.stderr_path = tmp + "/" + side[i] + ".err";
     }
-    const bool chatty = !pa.has("--quiet") && ::isatty(2);
+    const bool chatty = !quiet && ::isatty(2);
     if (chatty) std::fprintf(stderr, "nestvp compare: running A and B...\n");
     const auto codes = run_children(cj, jobs, [] { return sigint_received(); });
     int rc = exit_ok;
@@ -182,7 +193,7 @@ int compare_main(int argc, char** argv) {
         std::fputs(compare_table(rows, label_a, label_b).c_str(), stdout);
         const std::string breakdown = compare_breakdown_tables(rec[0], rec[1], label_a, label_b);
         if (!breakdown.empty()) std::printf("\n%s", breakdown.c_str());
-        std::fflush(stdout);
+        if (!flush_stdout("compare")) rc = exit_failure;
         try {
             if (!json_out.empty()) {
                 json_writer w;
@@ -201,7 +212,7 @@ int compare_main(int argc, char** argv) {
                 }
                 w.end_object();
                 w.end_object();
-                write_text_file(json_out, w.str());
+                write_output(json_out, w.str());
             }
             if (!plot_dir.empty())
                 write_run_plots(plot_dir, {{label_a, &rec[0].result}, {label_b, &rec[1].result}});

@@ -2,8 +2,9 @@
 // or a Slurm array) into the CSV a local sweep writes.
 #include <cstdio>
 
+#include "platforms/cli/cli_outputs.h"
+#include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
-#include "platforms/report/cli_args.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/sweep_plan.h"
 
@@ -25,17 +26,20 @@ const char* const k_help =
     "2 bad command line or no sweep.json.\n";
 
 int merge_main(int argc, char** argv) {
-    const std::vector<std::string> args(argv + 1, argv + argc);
-    if (help_requested(args, k_help)) return exit_ok;
-    parsed_args pa;
+    std::vector<std::string> dirs;
+    std::string csv_out, plot_dir;
+    cli_parser cli("merge", k_help);
+    cli.positionals(dirs);
+    cli.value("--csv", csv_out);
+    cli.value("--plot", plot_dir);
     sweep_plan plan;
     std::string dir;
     try {
-        pa = parse_args("merge", args, {{"--csv", "", true, false}, {"--plot", "", true, false}});
-        if (pa.positional.size() != 1)
+        if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
+        if (dirs.size() != 1)
             throw usage_error("nestvp merge: expected one directory, got " +
-                              std::to_string(pa.positional.size()));
-        dir = pa.positional[0];
+                              std::to_string(dirs.size()));
+        dir = dirs[0];
         const std::string manifest = dir + "/sweep.json";
         std::string text;
         try {
@@ -53,8 +57,9 @@ int merge_main(int argc, char** argv) {
         std::fprintf(stderr, "nestvp merge: %s\n", e.what());
         return exit_usage;
     }
-    const std::string csv_out = pa.get("--csv"), plot_dir = pa.get("--plot");
-    if (!check_command_outputs("merge", "--csv", csv_out, plot_dir)) return exit_usage;
+    if (!prepare_output_file("merge", "--csv", csv_out) ||
+        !prepare_output_dir("merge", "--plot", plot_dir))
+        return exit_usage;
     std::vector<std::string> problems;
     const auto pts = load_points(plan, dir, problems);
     for (const auto& p : problems) std::fprintf(stderr, "nestvp merge: %s\n", p.c_str());

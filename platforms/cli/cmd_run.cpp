@@ -6,9 +6,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include "platforms/cli/cli_outputs.h"
+#include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/cli_args.h"
 #include "platforms/report/interrupt.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/progress.h"
@@ -47,54 +48,62 @@ std::string stem_of(const std::string& path) {
     return dot == std::string::npos || dot == 0 ? s : s.substr(0, dot);
 }
 
+struct run_args {
+    std::vector<std::string> files, sets;
+    std::string json, csv, plot, plot_data, trace, trace_window;
+    bool no_file_outputs = false, dump_config = false, quiet = false;
+};
+
 int run_main(int argc, char** argv) {
     install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
-    const std::vector<std::string> args(argv + 1, argv + argc);
-    if (help_requested(args, k_help)) return exit_ok;
-    parsed_args pa;
+    run_args pa;
+    cli_parser cli("run", k_help);
+    cli.positionals(pa.files);
+    cli.list("--set", pa.sets);
+    cli.value("--json", pa.json);
+    cli.value("--csv", pa.csv);
+    cli.value("--plot", pa.plot);
+    cli.value("--plot-data", pa.plot_data);  // internal: compare's children
+    cli.flag("--no-file-outputs", pa.no_file_outputs);
+    cli.value("--trace", pa.trace);
+    cli.value("--trace-window", pa.trace_window);
+    cli.flag("--dump-config", pa.dump_config);
+    cli.flag("-q,--quiet", pa.quiet);
     settings_list settings;
     platform_config cfg;
     try {
-        pa = parse_args("run", args,
-                        {{"--set", "", true, true},
-                         {"--json", "", true, false},
-                         {"--csv", "", true, false},
-                         {"--plot", "", true, false},
-                         {"--plot-data", "", true, false},  // internal: compare's children
-                         {"--no-file-outputs", "", false, false},
-                         {"--trace", "", true, false},
-                         {"--trace-window", "", true, false},
-                         {"--dump-config", "", false, false},
-                         {"--quiet", "-q", false, false}});
-        if (pa.positional.size() != 1)
-            throw usage_error(
-                pa.positional.empty()
-                    ? "nestvp run: no platform file given (usage: nestvp run FILE.yaml)"
-                    : "nestvp run: expected one platform file, got " +
-                          std::to_string(pa.positional.size()) + " arguments");
+        if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
+        if (pa.files.size() != 1)
+            throw usage_error(pa.files.empty()
+                                  ? "nestvp run: no platform file given (usage: nestvp run "
+                                    "FILE.yaml)"
+                                  : "nestvp run: expected one platform file, got " +
+                                        std::to_string(pa.files.size()) + " arguments");
         try {
-            settings = parse_settings(pa.all("--set"));
+            settings = parse_settings(pa.sets);
         } catch (const std::invalid_argument& e) {
             throw usage_error(std::string("nestvp run: --set: ") + e.what());
         }
-        if (pa.has("--trace-window") && !pa.has("--trace"))
+        if (!pa.trace_window.empty() && pa.trace.empty())
             throw usage_error("nestvp run: --trace-window needs --trace FILE.vcd");
         std::pair<double, double> window{0.0, -1.0};
-        if (pa.has("--trace-window"))
-            window = parse_window("--trace-window", pa.get("--trace-window"));
-        cfg = load_platform(pa.positional[0], pa.all("--set"));
-        if (pa.has("--no-file-outputs")) {  // sweep/compare points: only the outputs on the command
-                                            // line
+        try {
+            if (!pa.trace_window.empty()) window = parse_window("--trace-window", pa.trace_window);
+        } catch (const usage_error& e) {
+            throw usage_error(std::string("nestvp run: ") + e.what());
+        }
+        cfg = load_platform(pa.files[0], pa.sets);
+        if (pa.no_file_outputs) {  // sweep/compare points: only the outputs on the command line
             cfg.run.json_path.clear();
             cfg.run.csv_path.clear();
             cfg.run.trace_path.clear();
             cfg.run.plot_dir.clear();
         }
-        if (pa.has("--json")) cfg.run.json_path = pa.get("--json");
-        if (pa.has("--csv")) cfg.run.csv_path = pa.get("--csv");
-        if (pa.has("--plot")) cfg.run.plot_dir = pa.get("--plot");
-        if (pa.has("--trace")) {
-            cfg.run.trace_path = pa.get("--trace");
+        if (!pa.json.empty()) cfg.run.json_path = pa.json;
+        if (!pa.csv.empty()) cfg.run.csv_path = pa.csv;
+        if (!pa.plot.empty()) cfg.run.plot_dir = pa.plot;
+        if (!pa.trace.empty()) {
+            cfg.run.trace_path = pa.trace;
             cfg.run.trace_start_s = window.first;
             cfg.run.trace_end_s = window.second;
         }
@@ -105,43 +114,28 @@ int run_main(int argc, char** argv) {
         std::fprintf(stderr, "nestvp run: %s\n", e.what());
         return exit_usage;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "nestvp run: %s: %s\n",
-                     pa.positional.empty() ? "?" : pa.positional[0].c_str(), e.what());
+        std::fprintf(stderr, "nestvp run: %s: %s\n", pa.files.empty() ? "?" : pa.files[0].c_str(),
+                     e.what());
         return exit_usage;
     }
-    if (pa.has("--dump-config")) {
+    if (pa.dump_config) {
         std::fputs(dump_config(cfg).c_str(), stdout);
-        return exit_ok;
+        return flush_stdout("run") ? exit_ok : exit_failure;
     }
     // issue 7, Faults: an output that cannot be written is reported before simulating.
-    const std::string plot_data = pa.get("--plot-data");
+    const std::string plot_data = pa.plot_data;
     for (const auto& out :
          {std::make_pair("--json", cfg.run.json_path), std::make_pair("--csv", cfg.run.csv_path),
-          std::make_pair("--trace", cfg.run.trace_path),
-          std::make_pair("--plot-data", plot_data)}) {
-        if (out.second.empty()) continue;
-        const std::string why = check_writable_file(out.second);
-        if (!why.empty()) {
-            std::fprintf(stderr, "nestvp run: %s %s: cannot write: %s\n", out.first,
-                         out.second.c_str(), why.c_str());
-            return exit_usage;
-        }
-    }
-    if (!cfg.run.plot_dir.empty()) {
-        const std::string why = ensure_directory(cfg.run.plot_dir);
-        if (!why.empty()) {
-            std::fprintf(stderr, "nestvp run: --plot %s: %s\n", cfg.run.plot_dir.c_str(),
-                         why.c_str());
-            return exit_usage;
-        }
-    }
+          std::make_pair("--trace", cfg.run.trace_path), std::make_pair("--plot-data", plot_data)})
+        if (!prepare_output_file("run", out.first, out.second)) return exit_usage;
+    if (!prepare_output_dir("run", "--plot", cfg.run.plot_dir)) return exit_usage;
 
     run_options opts;
     opts.keep_exit_events = !cfg.run.plot_dir.empty() || !plot_data.empty();
     opts.should_stop = [] { return sigint_received(); };
     const auto t0 = std::chrono::steady_clock::now();
     progress_meter meter(cfg.run.duration_s);
-    const bool show_progress = !pa.has("--quiet") && ::isatty(2);
+    const bool show_progress = !pa.quiet && ::isatty(2);
     if (show_progress)
         opts.on_progress = [&](double done) {
             const double wall =
@@ -150,7 +144,7 @@ int run_main(int argc, char** argv) {
             if (!line.empty()) std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
         };
     run_record rec;
-    rec.platform = cfg.name.empty() ? stem_of(pa.positional[0]) : cfg.name;
+    rec.platform = cfg.name.empty() ? stem_of(pa.files[0]) : cfg.name;
     rec.settings = settings;
     try {
         rec.result = run_platform(cfg, opts);
@@ -164,13 +158,13 @@ int run_main(int argc, char** argv) {
     if (sigint_received() && rec.result.sim_seconds < cfg.run.duration_s) rec.result.partial = true;
 
     std::fputs(summary_table(rec).c_str(), stdout);
-    std::fflush(stdout);
+    int rc = flush_stdout("run") ? exit_ok : exit_failure;
     try {
-        if (!cfg.run.json_path.empty()) write_text_file(cfg.run.json_path, run_record_json(rec));
+        if (!cfg.run.json_path.empty()) write_output(cfg.run.json_path, run_record_json(rec));
         if (!cfg.run.csv_path.empty()) {
             std::vector<std::string> keys;
             for (const auto& kv : rec.settings) keys.push_back(kv.first);
-            write_text_file(cfg.run.csv_path, records_csv({rec}, keys, true));
+            write_output(cfg.run.csv_path, records_csv({rec}, keys, true));
         }
         if (!plot_data.empty()) write_text_file(plot_data, plot_data_text(rec.result));
         if (!cfg.run.plot_dir.empty())
@@ -185,7 +179,7 @@ int run_main(int argc, char** argv) {
                      rec.result.sim_seconds);
         return exit_interrupted;
     }
-    return exit_ok;
+    return rc;
 }
 
 }  // namespace

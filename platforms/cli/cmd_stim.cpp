@@ -7,61 +7,48 @@
 #include <string>
 
 #include "models/timer_unit_factory.h"
+#include "platforms/cli/cli_outputs.h"
+#include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
 #include "platforms/config/stim_file.h"
 #include "platforms/runner/stim_runner.h"
 
 namespace {
 
-void usage(std::FILE* out) {
-    std::fprintf(out,
-                 "usage: nestvp stim FILE [--impl tlm|rtl|lockstep] [--trace FILE.vcd]\n\n"
-                 "Runs a directed stimulus (YAML, see docs/stim-format.md) on one hardware\n"
-                 "thread and prints one JSON object per line: mfspr results and interrupts.\n\n"
-                 "  --impl NAME    DEC/HDEC unit implementation (default tlm; compiled in:");
-    for (const auto& i : nestvp::timer_impls()) std::fprintf(out, " %s", i.c_str());
-    std::fprintf(out,
-                 ")\n"
-                 "  --trace FILE   write a VCD of the timer unit (rtl and lockstep)\n"
-                 "  --help         this text\n\n"
-                 "exit status: 0 success, 2 bad file or options, 1 run failure\n");
+std::string help_text() {
+    std::string h =
+        "usage: nestvp stim FILE [--impl tlm|rtl|lockstep] [--trace FILE.vcd]\n\n"
+        "Runs a directed stimulus (YAML, see docs/stim-format.md) on one hardware\n"
+        "thread and prints one JSON object per line: mfspr results and interrupts.\n\n"
+        "  --impl NAME    DEC/HDEC unit implementation (default tlm; compiled in:";
+    for (const auto& i : nestvp::timer_impls()) h += " " + i;
+    return h +
+           ")\n"
+           "  --trace FILE   write a VCD of the timer unit (rtl and lockstep)\n"
+           "  --help         this text\n\n"
+           "Exit codes: 0 ok, 1 run failure or output not written, 2 bad file or options.\n";
 }
 
 int run(int argc, char** argv) {
-    std::string file, impl = "tlm", trace;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--help" || a == "-h") {
-            usage(stdout);
-            return nestvp::exit_ok;
-        }
-        if (a == "--impl" || a == "--trace") {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "nestvp stim: %s needs a value\n", a.c_str());
-                return nestvp::exit_usage;
-            }
-            (a == "--impl" ? impl : trace) = argv[++i];
-        } else if (a.rfind("--impl=", 0) == 0) {
-            impl = a.substr(7);
-        } else if (a.rfind("--trace=", 0) == 0) {
-            trace = a.substr(8);
-        } else if (a.size() > 1 && a[0] == '-') {
-            std::fprintf(stderr, "nestvp stim: unknown option '%s'\n", a.c_str());
-            usage(stderr);
-            return nestvp::exit_usage;
-        } else if (file.empty()) {
-            file = a;
-        } else {
-            std::fprintf(stderr, "nestvp stim: more than one FILE ('%s', '%s')\n", file.c_str(),
-                         a.c_str());
-            return nestvp::exit_usage;
-        }
-    }
-    if (file.empty()) {
-        std::fprintf(stderr, "nestvp stim: missing FILE\n");
-        usage(stderr);
+    std::vector<std::string> files;
+    std::string impl, trace;
+    nestvp::cli_parser cli("stim", help_text());
+    cli.positionals(files);
+    cli.value("--impl", impl);
+    cli.value("--trace", trace);
+    try {
+        if (!cli.parse({argv + 1, argv + argc})) return nestvp::exit_ok;
+        if (files.empty())
+            throw nestvp::usage_error("nestvp stim: missing FILE (see 'nestvp stim --help')");
+        if (files.size() > 1)
+            throw nestvp::usage_error("nestvp stim: more than one FILE ('" + files[0] + "', '" +
+                                      files[1] + "')");
+    } catch (const nestvp::usage_error& e) {
+        std::fprintf(stderr, "%s\n", e.what());
         return nestvp::exit_usage;
     }
+    if (impl.empty()) impl = "tlm";
+    const std::string file = files[0];
     bool known = false;
     for (const auto& i : nestvp::timer_impls()) known |= i == impl;
     if (!known) {
@@ -93,11 +80,7 @@ int run(int argc, char** argv) {
     }
     // Output only after a successful run: a failure leaves no partial JSON.
     for (const auto& l : lines) std::fprintf(stdout, "%s\n", l.c_str());
-    if (std::fflush(stdout) != 0) {
-        std::fprintf(stderr, "nestvp stim: error writing the output\n");
-        return nestvp::exit_failure;
-    }
-    return nestvp::exit_ok;
+    return nestvp::flush_stdout("stim") ? nestvp::exit_ok : nestvp::exit_failure;
 }
 
 }  // namespace

@@ -6,10 +6,11 @@
 #include <chrono>
 #include <cstdio>
 
+#include "platforms/cli/cli_outputs.h"
+#include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/child_procs.h"
-#include "platforms/report/cli_args.h"
 #include "platforms/report/interrupt.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/progress.h"
@@ -26,10 +27,11 @@ const char* const k_help =
     "metrics. Rows are in grid order whatever -j is.\n"
     "\n"
     "options:\n"
-    "  --grid KEY=V1,V2,...  an axis of the grid (repeatable)\n"
-    "  --set KEY=VALUE       override a key at every point (repeatable)\n"
-    "  -j N                  run at most N points at once (default 1)\n"
-    "  --csv OUT             write the CSV to OUT (default: stdout)\n"
+    "  --grid KEY=V1,V2,...  an axis of the grid (repeatable); a list value is one point:\n"
+    "                        --grid machine.core.smt_speed=[1,0.9],[1,1]\n"
+    "  --set KEY=VALUE       override a key at every point (repeatable; not run.outputs.*)\n"
+    "  -j N                  run at most N points at once (default: the number of cores)\n"
+    "  --csv OUT             write the CSV to OUT (default: stdout; parent folders are created)\n"
     "  --plot DIR            write one line chart per metric against the first grid key\n"
     "  --emit-jobs DIR       do not run: write DIR/jobs.txt (one shell command per point,\n"
     "                        each writing DIR/point-NNNN.json) and DIR/sweep.json; run the\n"
@@ -42,39 +44,43 @@ const char* const k_help =
 
 int sweep_main(int argc, char** argv) {
     install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
-    const std::vector<std::string> args(argv + 1, argv + argc);
-    if (help_requested(args, k_help)) return exit_ok;
-    parsed_args pa;
+    std::vector<std::string> files, grids, sets;
+    std::string jobs_text, csv_out, plot_dir, emit_dir;
+    bool quiet = false;
+    cli_parser cli("sweep", k_help);
+    cli.positionals(files);
+    cli.list("--grid", grids);
+    cli.list("--set", sets);
+    cli.value("-j,--jobs", jobs_text);
+    cli.value("--csv", csv_out);
+    cli.value("--plot", plot_dir);
+    cli.value("--emit-jobs", emit_dir);
+    cli.flag("-q,--quiet", quiet);
     sweep_plan plan;
-    unsigned jobs = 1;
+    unsigned jobs = default_jobs();
     try {
-        pa = parse_args("sweep", args,
-                        {{"--grid", "", true, true},
-                         {"--set", "", true, true},
-                         {"-j", "--jobs", true, false},
-                         {"--csv", "", true, false},
-                         {"--plot", "", true, false},
-                         {"--emit-jobs", "", true, false},
-                         {"--quiet", "-q", false, false}});
-        if (pa.positional.size() != 1)
+        if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
+        if (files.size() != 1)
             throw usage_error("nestvp sweep: expected one platform file, got " +
-                              std::to_string(pa.positional.size()));
-        if (!pa.has("--grid"))
+                              std::to_string(files.size()));
+        if (grids.empty())
             throw usage_error("nestvp sweep: give at least one --grid KEY=V1,V2,...");
-        if (pa.has("-j")) jobs = parse_positive_int("-j", pa.get("-j"));
-        if (pa.has("--emit-jobs") && (pa.has("--csv") || pa.has("--plot")))
+        if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
+        if (!emit_dir.empty() && (!csv_out.empty() || !plot_dir.empty()))
             throw usage_error(
                 "nestvp sweep: with --emit-jobs, give --csv/--plot to 'nestvp merge' instead");
         try {
-            parse_settings(pa.all("--set"));
+            parse_settings(sets);
         } catch (const std::invalid_argument& e) {
             throw usage_error(std::string("nestvp sweep: --set: ") + e.what());
         }
+        refuse_output_keys("sweep", "--set", sets);
         std::vector<grid_axis> axes;
-        for (const auto& g : pa.all("--grid")) axes.push_back(parse_grid(g));
-        if (::access(pa.positional[0].c_str(), R_OK) != 0)
-            load_platform(pa.positional[0], {});  // reports the missing file in the loader's words
-        plan = make_sweep_plan(absolute_path(pa.positional[0]), pa.all("--set"), axes);
+        for (const auto& g : grids) axes.push_back(parse_grid(g));
+        for (const auto& ax : axes) refuse_output_keys("sweep", "--grid", {ax.key + "="});
+        if (::access(files[0].c_str(), R_OK) != 0)
+            load_platform(files[0], {});  // reports the missing file in the loader's words
+        plan = make_sweep_plan(absolute_path(files[0]), sets, axes);
         // Every point is loaded here, so a bad value fails before anything runs.
         for (size_t i = 0; i < plan.points.size(); ++i) {
             try {
@@ -94,8 +100,8 @@ int sweep_main(int argc, char** argv) {
         return exit_usage;
     }
     const std::string exe = self_exe_path();
-    if (pa.has("--emit-jobs")) {
-        const std::string dir = pa.get("--emit-jobs");
+    if (!emit_dir.empty()) {
+        const std::string& dir = emit_dir;
         const std::string why = ensure_directory(dir);
         if (!why.empty()) {
             std::fprintf(stderr, "nestvp sweep: --emit-jobs %s: %s\n", dir.c_str(), why.c_str());
@@ -114,8 +120,9 @@ int sweep_main(int argc, char** argv) {
             plan.points.size(), adir.c_str(), jobs, adir.c_str(), adir.c_str());
         return exit_ok;
     }
-    const std::string csv_out = pa.get("--csv"), plot_dir = pa.get("--plot");
-    if (!check_command_outputs("sweep", "--csv", csv_out, plot_dir)) return exit_usage;
+    if (!prepare_output_file("sweep", "--csv", csv_out) ||
+        !prepare_output_dir("sweep", "--plot", plot_dir))
+        return exit_usage;
     std::string tmp;
     try {
         tmp = make_temp_dir("nestvp-sweep");
@@ -131,7 +138,7 @@ int sweep_main(int argc, char** argv) {
         cj[i].argv = plan.point_argv(exe, i, tmp + "/" + point_file_name(i));
         cj[i].stderr_path = tmp + "/" + point_file_name(i) + ".err";
     }
-    const bool chatty = !pa.has("--quiet") && ::isatty(2);
+    const bool chatty = !quiet && ::isatty(2);
     size_t done = 0;
     const auto t0 = std::chrono::steady_clock::now();
     const auto codes = run_children(

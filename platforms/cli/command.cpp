@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "platforms/cli/cli_outputs.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/run_record.h"
 
@@ -23,25 +24,12 @@ const std::vector<command>& commands() {
     return registry();
 }
 
-bool help_requested(const std::vector<std::string>& args, const char* help) {
-    for (const auto& a : args)
-        if (a == "--help" || a == "-h") {
-            std::fputs(help, stdout);
-            return true;
-        }
-    return false;
-}
-
 bool write_sweep_results(const char* cmd, const sweep_plan& plan,
                          const std::vector<std::optional<run_record>>& pts,
                          const std::string& csv_out, const std::string& plot_dir) {
     try {
         const std::string csv = sweep_csv(plan, pts);
-        if (csv_out.empty()) {
-            std::fputs(csv.c_str(), stdout);
-        } else {
-            write_text_file(csv_out, csv);
-        }
+        write_output(csv_out.empty() ? "-" : csv_out, csv);
         if (!plot_dir.empty()) write_sweep_plots(plot_dir, plan, pts);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());

@@ -17,10 +17,9 @@ struct command {
 void register_command(const command& cmd);
 const std::vector<command>& commands();
 
-// Every command's --help / -h anywhere in `args`: prints `help` to stdout and returns true.
-bool help_requested(const std::vector<std::string>& args, const char* help);
 // A sweep's results (sweep, merge): the CSV to `csv_out` (stdout when empty), the plots to
-// `plot_dir` (none when empty). A failure is reported as "nestvp <cmd>: ..." and returns false.
+// `plot_dir` (none when empty); a failed write to stdout is a failure too. A failure is reported as
+// "nestvp <cmd>: ..." and returns false.
 bool write_sweep_results(const char* cmd, const sweep_plan& plan,
                          const std::vector<std::optional<run_record>>& pts,
                          const std::string& csv_out, const std::string& plot_dir);

@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include "platforms/report/child_procs.h"
-#include "platforms/report/cli_args.h"
 #include "platforms/report/json.h"
 #include "platforms/report/tables.h"
 
@@ -13,22 +12,32 @@ namespace nestvp {
 grid_axis parse_grid(const std::string& spec) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)
-        throw usage_error("--grid: expected key=v1,v2,..., got '" + spec + "'");
+        throw std::invalid_argument("--grid: expected key=v1,v2,..., got '" + spec + "'");
     grid_axis ax;
     ax.key = spec.substr(0, eq);
     const std::string vals = spec.substr(eq + 1);
-    size_t pos = 0;
-    for (;;) {
-        const auto comma = vals.find(',', pos);
-        const std::string v =
-            vals.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        if (v.empty()) throw usage_error("--grid " + ax.key + ": empty value in '" + vals + "'");
+    // Values split on commas outside brackets: a list value [1,0.9] is one grid point.
+    std::vector<std::string> parts(1);
+    int depth = 0;
+    for (char c : vals) {
+        if (c == '[' || c == '{') ++depth;
+        if ((c == ']' || c == '}') && depth > 0) --depth;
+        if (c == ',' && depth == 0) {
+            parts.emplace_back();
+            continue;
+        }
+        parts.back() += c;
+    }
+    if (depth != 0)
+        throw std::invalid_argument("--grid " + ax.key + ": unclosed bracket in '" + vals + "'");
+    for (const auto& v : parts) {
+        if (v.empty())
+            throw std::invalid_argument("--grid " + ax.key + ": empty value in '" + vals + "'");
         for (const auto& seen : ax.values)
             if (seen == v)
-                throw usage_error("--grid " + ax.key + ": value '" + v + "' listed twice");
+                throw std::invalid_argument("--grid " + ax.key + ": value '" + v +
+                                            "' listed twice");
         ax.values.push_back(v);
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
     }
     return ax;
 }
@@ -80,7 +89,7 @@ sweep_plan make_sweep_plan(const std::string& platform_file,
     for (size_t i = 0; i < grid.size(); ++i)
         for (size_t j = 0; j < i; ++j)
             if (grid[i].key == grid[j].key)
-                throw usage_error("--grid: key '" + grid[i].key + "' given twice");
+                throw std::invalid_argument("--grid: key '" + grid[i].key + "' given twice");
     sweep_plan p;
     p.platform_file = platform_file;
     p.base_sets = base_sets;

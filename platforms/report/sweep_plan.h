@@ -16,7 +16,7 @@ struct grid_axis {
     std::vector<std::string> values;
 };
 
-// "key=v1,v2,..." -> axis. Throws usage_error naming --grid and the problem.
+// "key=v1,v2,..." -> axis. Throws std::invalid_argument naming --grid and the problem.
 grid_axis parse_grid(const std::string& spec);
 
 // The points in grid order: the first axis varies slowest (nested loops in --grid order).

@@ -85,14 +85,14 @@ TEST(CliE2E, BadCommandLinesExit2NamingTheProblem) {
 TEST(CliE2E, UnwritableOutputIsReportedBeforeSimulating) {
     const std::string d = test::fresh_dir("e2e-unwritable");
     // A long run: if the check came after simulating, this test would take minutes.
+    // Missing parent folders are created, so the unwritable path lies under a regular file.
+    test::run_cmd({"/bin/sh", "-c", "echo x > '" + d + "/a-file'"}, d);
+    const std::string bad = d + "/a-file/out.json";
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = run_cmd(nestvp({"run", k_ref, "--set", "run.duration_s=100000", "--json",
-                                   "/nonexistent-nestvp-dir/out.json"}),
-                           d);
+    const auto r = run_cmd(
+        nestvp({"run", k_ref, "--set", "run.duration_s=100000", "--json", bad, "--quiet"}), d);
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("--json /nonexistent-nestvp-dir/out.json: cannot write"),
-              std::string::npos)
-        << r.err;
+    EXPECT_NE(r.err.find("--json " + bad + ": cannot write"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
     const auto c = run_cmd(nestvp({"run", k_ref, "--csv", d}), d);  // a directory

@@ -1,9 +1,9 @@
 // Sweep plans: grid order, the job file for clusters, the manifest, merging points.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include "cli_test_util.h"
 #include "platforms/report/child_procs.h"
-#include "platforms/report/cli_args.h"
 #include "platforms/report/sweep_plan.h"
 #include "platforms/report/tables.h"
 
@@ -15,8 +15,17 @@ TEST(SweepPlan, GridParsingRejectsBadSpecs) {
     EXPECT_EQ(a.key, "l2.hz");
     EXPECT_EQ(a.values, (std::vector<std::string>{"100", "250", "1000"}));
     for (const char* bad : {"l2.hz", "=1,2", "l2.hz=", "l2.hz=1,,2", "l2.hz=1,2,", "l2.hz=1,1"})
-        EXPECT_THROW(parse_grid(bad), usage_error) << bad;
-    EXPECT_THROW(make_sweep_plan("/f", {}, {parse_grid("a=1"), parse_grid("a=2")}), usage_error);
+        EXPECT_THROW(parse_grid(bad), std::invalid_argument) << bad;
+    EXPECT_THROW(make_sweep_plan("/f", {}, {parse_grid("a=1"), parse_grid("a=2")}),
+                 std::invalid_argument);
+}
+
+TEST(SweepPlan, GridListValuesAreOnePoint) {
+    // Commas inside brackets belong to the value: each list is one grid point.
+    const grid_axis a = parse_grid("machine.core.smt_speed=[1,0.9,0.8,0.7],[1,1]");
+    EXPECT_EQ(a.values, (std::vector<std::string>{"[1,0.9,0.8,0.7]", "[1,1]"}));
+    EXPECT_EQ(parse_grid("k=[1,2]").values, (std::vector<std::string>{"[1,2]"}));
+    EXPECT_THROW(parse_grid("k=[1,2"), std::invalid_argument);
 }
 
 TEST(SweepPlan, FirstAxisVariesSlowest) {

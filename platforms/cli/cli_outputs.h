@@ -1,0 +1,20 @@
+#pragma once
+// Output files of the commands: `-` means stdout, a file's missing parent folders are
+// created, and a write to stdout is checked (a full disk or /dev/full is an error, exit 1).
+#include <string>
+
+namespace nestvp {
+
+// Checks an output given as `flag path` before any work is done, creating its missing
+// parent folders; "-" is stdout and always fine. Prints "nestvp <cmd>: flag path: why" and
+// returns false when it cannot be written.
+bool prepare_output_file(const std::string& cmd, const std::string& flag, const std::string& path);
+// The same for a --plot folder (created with its parents).
+bool prepare_output_dir(const std::string& cmd, const std::string& flag, const std::string& path);
+// Writes text to path, or to stdout for "-"; throws std::runtime_error on failure.
+void write_output(const std::string& path, const std::string& text);
+// Flushes stdout; prints "nestvp <cmd>: cannot write standard output: why" and returns false
+// if anything written to it was lost.
+bool flush_stdout(const std::string& cmd);
+
+}  // namespace nestvp
