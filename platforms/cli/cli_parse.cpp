@@ -118,9 +118,10 @@ void refuse_output_keys(const std::string& cmd, const std::string& flag,
     for (const auto& s : sets) {
         const std::string key = s.substr(0, s.find('='));
         if (key.compare(0, 12, "run.outputs.") != 0) continue;
+        const char* own = cmd == "sweep" ? "--csv/--plot" : "--json/--plot";
         throw usage_error("nestvp " + cmd + ": " + flag + " " + key + ": a " + cmd +
-                          " point writes no files of its own; give --csv/--json/--plot to '" +
-                          "nestvp " + cmd + "' (or run one point with 'nestvp run')");
+                          " point writes no files of its own; give " + own + " to 'nestvp " + cmd +
+                          "' (or run one point with 'nestvp run')");
     }
 }
 

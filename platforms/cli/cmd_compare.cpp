@@ -179,20 +179,29 @@ int compare_main(int argc, char** argv) {
     }
     if (rc == exit_ok) {
         const bool partial = rec[0].result.partial || rec[1].result.partial || sigint_received();
-        // The effective settings of each side (a key given twice shows its last value).
-        for (int i = 0; i < 2; ++i) {
-            std::vector<std::string> eff;
-            for (const auto& kv : rec[i].settings) eff.push_back(kv.first + "=" + kv.second);
-            std::printf("%s: %s (%s)%s\n", i == 0 ? "A" : "B", (i == 0 ? file_a : file_b).c_str(),
-                        rec[i].platform.c_str(),
-                        eff.empty() ? "" : (" with " + join_settings(eff)).c_str());
+        auto rows = compare_rows(rec[0], rec[1]);
+        const double sim_a = rec[0].result.sim_seconds, sim_b = rec[1].result.sim_seconds;
+        const bool per_s = normalise_counts_per_second(rows, sim_a, sim_b);
+        if (json_out != "-") {  // with --json -, stdout carries only the JSON
+            // The effective settings of each side (a key given twice shows its last value).
+            for (int i = 0; i < 2; ++i) {
+                std::vector<std::string> eff;
+                for (const auto& kv : rec[i].settings) eff.push_back(kv.first + "=" + kv.second);
+                std::printf("%s: %s (%s)%s\n", i == 0 ? "A" : "B",
+                            (i == 0 ? file_a : file_b).c_str(), rec[i].platform.c_str(),
+                            eff.empty() ? "" : (" with " + join_settings(eff)).c_str());
+            }
+            std::printf("simulated %.3f s and %.3f s%s\n\n", rec[0].result.sim_seconds,
+                        rec[1].result.sim_seconds, partial ? " (PARTIAL: interrupted)" : "");
+            if (per_s)
+                std::printf(
+                    "the runs simulated different durations: counts are per simulated "
+                    "second (count / that run's simulated seconds)\n\n");
+            std::fputs(compare_table(rows, label_a, label_b).c_str(), stdout);
+            const std::string breakdown =
+                compare_breakdown_tables(rec[0], rec[1], label_a, label_b);
+            if (!breakdown.empty()) std::printf("\n%s", breakdown.c_str());
         }
-        std::printf("simulated %.3f s and %.3f s%s\n\n", rec[0].result.sim_seconds,
-                    rec[1].result.sim_seconds, partial ? " (PARTIAL: interrupted)" : "");
-        const auto rows = compare_rows(rec[0], rec[1]);
-        std::fputs(compare_table(rows, label_a, label_b).c_str(), stdout);
-        const std::string breakdown = compare_breakdown_tables(rec[0], rec[1], label_a, label_b);
-        if (!breakdown.empty()) std::printf("\n%s", breakdown.c_str());
         if (!flush_stdout("compare")) rc = exit_failure;
         try {
             if (!json_out.empty()) {

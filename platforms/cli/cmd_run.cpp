@@ -28,8 +28,8 @@ const char* const k_help =
     "\n"
     "options:\n"
     "  --set KEY=VALUE        override a platform key (repeatable; 'nestvp params' lists keys)\n"
-    "  --json OUT             write the run record as JSON\n"
-    "  --csv OUT              write one CSV header line and one row\n"
+    "  --json OUT             write the run record as JSON (- for stdout, then no table)\n"
+    "  --csv OUT              write one CSV header line and one row (- for stdout)\n"
     "  --plot DIR             write SVG figures (latency CDFs and breakdowns, exit rate) into DIR\n"
     "  --trace FILE.vcd       write a VCD trace (DEC, HDEC, interrupt lines, level, ceded)\n"
     "  --trace-window S:E     limit the trace to simulated seconds S..E (E may be empty)\n"
@@ -157,7 +157,9 @@ int run_main(int argc, char** argv) {
     // run_platform marks a stopped run partial; a SIGINT after the last slice leaves it complete.
     if (sigint_received() && rec.result.sim_seconds < cfg.run.duration_s) rec.result.partial = true;
 
-    std::fputs(summary_table(rec).c_str(), stdout);
+    // With --json - or --csv -, stdout carries only that output.
+    if (cfg.run.json_path != "-" && cfg.run.csv_path != "-")
+        std::fputs(summary_table(rec).c_str(), stdout);
     int rc = flush_stdout("run") ? exit_ok : exit_failure;
     try {
         if (!cfg.run.json_path.empty()) write_output(cfg.run.json_path, run_record_json(rec));

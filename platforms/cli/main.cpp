@@ -37,9 +37,9 @@ int unknown_command(const std::string& prefix, const std::string& name) {
     std::vector<std::string> names;
     for (const auto& c : nestvp::commands()) names.push_back(c.name);
     const std::string near = nestvp::nearest_param(name, names);
-    std::fprintf(stderr, "%sunknown command '%s'%s%s%s\n", prefix.c_str(), name.c_str(),
-                 near.empty() ? "" : "; did you mean '", near.c_str(), near.empty() ? "" : "'?");
-    std::fprintf(stderr, "run 'nestvp --help' for the list of commands\n");
+    std::fprintf(stderr, "%sunknown command '%s'%s%s%s (see 'nestvp --help')\n", prefix.c_str(),
+                 name.c_str(), near.empty() ? "" : "; did you mean '", near.c_str(),
+                 near.empty() ? "" : "'?");
     return nestvp::exit_usage;
 }
 

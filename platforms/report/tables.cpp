@@ -218,6 +218,19 @@ std::vector<compare_row> compare_rows(const run_record& a, const run_record& b) 
     return rows;
 }
 
+bool normalise_counts_per_second(std::vector<compare_row>& rows, double sim_a_s, double sim_b_s) {
+    if (sim_a_s <= 0 || sim_b_s <= 0) return false;
+    if (std::fabs(sim_a_s - sim_b_s) <= 1e-9 * std::max(sim_a_s, sim_b_s)) return false;
+    for (auto& r : rows) {
+        if (!r.integral) continue;
+        r.metric += " per s";
+        r.a /= sim_a_s;
+        r.b /= sim_b_s;
+        r.integral = false;  // a rate: one decimal
+    }
+    return true;
+}
+
 std::string compare_table(const std::vector<compare_row>& rows, const std::string& label_a,
                           const std::string& label_b) {
     std::vector<std::vector<std::string>> cells;

@@ -32,6 +32,10 @@ struct compare_row {
 // latency kind ("l1 handling latency p50 (ns)"), exits by reason (the union of both sides' reasons,
 // absent = 0).
 std::vector<compare_row> compare_rows(const run_record& a, const run_record& b);
+// When the two runs simulated different durations (an interrupted side, --vs
+// run.duration_s=...), counts only compare as rates: every count row becomes "<metric> per s"
+// (count / that side's sim seconds). Latencies are left alone. Returns whether it did so.
+bool normalise_counts_per_second(std::vector<compare_row>& rows, double sim_a_s, double sim_b_s);
 // Markdown table, columns aligned: | metric | label_a | label_b | difference |.
 std::string compare_table(const std::vector<compare_row>& rows, const std::string& label_a,
                           const std::string& label_b);

@@ -1,0 +1,132 @@
+// End-to-end: the conventions every command follows (docs/cli.md): help, suggestions,
+// `-` for stdout, created parent folders, checked stdout, no SystemC banner.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "cli_test_util.h"
+
+namespace nestvp {
+namespace {
+
+using test::nestvp;
+using test::run_cmd;
+
+const std::string k_ref = std::string(NESTVP_SOURCE_DIR) + "/platforms/reference.yaml";
+const std::string k_short = "run.duration_s=0.1";
+
+// `nestvp ARGS > /dev/full` through the shell.
+test::cmd_result to_dev_full(const std::vector<std::string>& args, const std::string& dir) {
+    std::string line;
+    for (const auto& a : nestvp(args)) line += "'" + a + "' ";
+    return run_cmd({"/bin/sh", "-c", line + "> /dev/full"}, dir);
+}
+
+TEST(CliConventions, NoSystemCBannerEvenWithoutTheVariable) {
+    const std::string d = test::fresh_dir("conv-banner");
+    const char* old = std::getenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE");
+    const std::string saved = old ? old : "";
+    ::unsetenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE");
+    const std::vector<std::vector<std::string>> cmds = {
+        {"--version"},
+        {"params", "run.d"},
+        {"run", k_ref, "--bogus"},
+        {"run", k_ref, "--set", k_short, "--quiet"},
+        {"sweep", k_ref, "--grid", k_short, "-j", "1", "--quiet"}};
+    for (const auto& c : cmds) {
+        const auto r = run_cmd(nestvp(c), d);
+        EXPECT_EQ(r.out.find("Copyright"), std::string::npos) << c[0] << "\n" << r.out;
+        EXPECT_EQ(r.err.find("Copyright"), std::string::npos) << c[0] << "\n" << r.err;
+        EXPECT_EQ(r.err.find("SystemC 2."), std::string::npos) << c[0] << "\n" << r.err;
+    }
+    if (old) ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", saved.c_str(), 1);
+}
+
+TEST(CliConventions, HelpCommandAndSuggestions) {
+    const std::string d = test::fresh_dir("conv-help");
+    const auto h = run_cmd(nestvp({"help", "run"}), d);
+    EXPECT_EQ(h.code, 0);
+    EXPECT_EQ(h.out.rfind("usage: nestvp run FILE.yaml", 0), 0u) << h.out;
+    const auto nope = run_cmd(nestvp({"help", "nope"}), d);
+    EXPECT_EQ(nope.code, 2);
+    EXPECT_EQ(nope.err.rfind("nestvp help: unknown command 'nope'", 0), 0u) << nope.err;
+    const auto rn = run_cmd(nestvp({"rn"}), d);
+    EXPECT_EQ(rn.code, 2);
+    EXPECT_NE(rn.err.find("did you mean 'run'?"), std::string::npos) << rn.err;
+}
+
+TEST(CliConventions, DashIsStdoutAndParentFoldersAreCreated) {
+    const std::string d = test::fresh_dir("conv-outputs");
+    const auto j = run_cmd(nestvp({"run", k_ref, "--set", k_short, "--quiet", "--json", "-"}), d);
+    EXPECT_EQ(j.code, 0) << j.err;
+    EXPECT_EQ(j.out.rfind("{", 0), 0u) << j.out;  // only the JSON
+    EXPECT_FALSE(test::file_exists("-"));
+    const auto r = run_cmd(nestvp({"run", k_ref, "--set", k_short, "--quiet", "--json",
+                                   d + "/a/b/run.json", "--csv", d + "/c/run.csv"}),
+                           d);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(test::file_exists(d + "/a/b/run.json"));
+    EXPECT_TRUE(test::file_exists(d + "/c/run.csv"));
+    // The README tour: a sweep's --csv into a folder that does not exist yet.
+    const auto s = run_cmd(nestvp({"sweep", k_ref, "--set", k_short, "--grid", "l2.vcpus=1,2",
+                                   "--csv", d + "/out/vcpus.csv", "--quiet"}),
+                           d);
+    EXPECT_EQ(s.code, 0) << s.err;
+    EXPECT_EQ(test::count_of(test::slurp(d + "/out/vcpus.csv"), "\n"), 3u);
+}
+
+TEST(CliConventions, FlagsAreNamedAndPointOutputsRefused) {
+    const std::string d = test::fresh_dir("conv-flags");
+    const auto vs = run_cmd(nestvp({"compare", k_ref, "--vs", "l2.no_such_key=1"}), d);
+    EXPECT_EQ(vs.code, 2);
+    EXPECT_EQ(vs.err.rfind("nestvp compare: --vs: ", 0), 0u) << vs.err;
+    const auto vs2 = run_cmd(nestvp({"compare", k_ref, "--vs", "novalue"}), d);
+    EXPECT_EQ(vs2.err.rfind("nestvp compare: --vs: expected key=value", 0), 0u) << vs2.err;
+    const auto so = run_cmd(nestvp({"sweep", k_ref, "--grid", "l2.hz=100,250", "--set",
+                                    "run.outputs.json=" + d + "/x.json"}),
+                            d);
+    EXPECT_EQ(so.code, 2);
+    EXPECT_EQ(so.err.rfind("nestvp sweep: --set run.outputs.json: ", 0), 0u) << so.err;
+}
+
+TEST(CliConventions, GridListValueIsOnePoint) {
+    const std::string d = test::fresh_dir("conv-grid-list");
+    const auto s = run_cmd(
+        nestvp({"sweep", k_ref, "--set", k_short, "--quiet", "--grid",
+                "machine.core.smt_speed=[1,0.9,0.8,0.7,0.6,0.5,0.4,0.3],[1,1,1,1,1,1,1,1]"}),
+        d);
+    EXPECT_EQ(s.code, 0) << s.err;
+    EXPECT_EQ(test::count_of(s.out, "\n"), 3u) << s.out;  // header + 2 points
+    EXPECT_NE(s.out.find("\"[1,0.9,0.8,0.7,0.6,0.5,0.4,0.3]\","), std::string::npos) << s.out;
+}
+
+TEST(CliConventions, CompareOfDifferentDurationsShowsRates) {
+    const std::string d = test::fresh_dir("conv-per-s");
+    const auto r = run_cmd(nestvp({"compare", k_ref, "--set", "run.duration_s=0.1", "--vs",
+                                   "run.duration_s=0.2", "--quiet"}),
+                           d);
+    EXPECT_EQ(r.code, 0) << r.err;
+    const auto note = r.out.find("counts are per simulated second");
+    const auto table = r.out.find("| metric");
+    EXPECT_NE(note, std::string::npos) << r.out;
+    EXPECT_LT(note, table) << r.out;
+    EXPECT_NE(r.out.find("| kvm_guest_exit per s "), std::string::npos) << r.out;
+}
+
+TEST(CliConventions, LostStdoutIsAnError) {
+    const std::string d = test::fresh_dir("conv-dev-full");
+    const std::vector<std::vector<std::string>> cmds = {
+        {"params"},
+        {"run", k_ref, "--set", k_short, "--quiet"},
+        {"sweep", k_ref, "--grid", k_short, "--quiet"},
+        {"compare", k_ref, "--set", k_short, "--vs", "l1.dec_policy=cancel", "--quiet"}};
+    for (const auto& c : cmds) {
+        const auto r = to_dev_full(c, d);
+        EXPECT_NE(r.code, 0) << c[0];
+        EXPECT_NE(r.err.find("nestvp " + c[0] + ": "), std::string::npos) << c[0] << r.err;
+        EXPECT_NE(r.err.find("standard output"), std::string::npos) << c[0] << r.err;
+    }
+}
+
+}  // namespace
+}  // namespace nestvp
