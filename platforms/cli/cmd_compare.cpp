@@ -2,8 +2,10 @@
 // elaborates once per process), and the reference-style table metric | A | B | difference.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 
+#include "platforms/cli/child_progress.h"
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
@@ -152,11 +154,44 @@ int compare_main(int argc, char** argv) {
                       {"--json", tmp + "/" + side[i] + ".json", "--quiet", "--no-file-outputs"});
         if (!plot_dir.empty())
             j.argv.insert(j.argv.end(), {"--plot-data", tmp + "/" + side[i] + ".plot"});
+        j.argv.insert(j.argv.end(), {"--progress-file", tmp + "/" + side[i] + ".progress"});
         j.stderr_path = tmp + "/" + side[i] + ".err";
     }
     const bool chatty = !quiet && ::isatty(2);
-    if (chatty) std::fprintf(stderr, "nestvp compare: running A and B...\n");
-    const auto codes = run_children(cj, jobs, [] { return sigint_received(); });
+    // Progress while the sides run: their fractions from --progress-file, with an ETA.
+    std::vector<int> state(2, -1);
+    size_t done = 0;
+    double last_drawn = -1;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto draw = [&](bool force) {
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!chatty || (!force && wall - last_drawn < 0.25)) return;
+        last_drawn = wall;
+        double fraction = 0;
+        size_t running = 0;
+        for (int i = 0; i < 2; ++i) {
+            if (state[i] == exit_ok) {
+                fraction += 1;
+            } else if (state[i] == -1) {
+                const double f = read_progress_fraction(tmp + "/" + side[i] + ".progress");
+                if (f > 0) ++running;
+                fraction += f;
+            }
+        }
+        const std::string line =
+            children_progress_line("compare", "sides", done, 2, running, fraction, wall);
+        std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
+    };
+    const auto codes = run_children(
+        cj, jobs, [] { return sigint_received(); },
+        [&](size_t i, int code) {
+            state[i] = code;
+            if (code == exit_ok) ++done;
+            draw(true);
+        },
+        [&] { draw(false); });
+    if (chatty) std::fputs("\n", stderr);
     int rc = exit_ok;
     run_record rec[2];
     for (int i = 0; i < 2; ++i) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "platforms/cli/child_progress.h"
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
@@ -50,7 +51,7 @@ std::string stem_of(const std::string& path) {
 
 struct run_args {
     std::vector<std::string> files, sets;
-    std::string json, csv, plot, plot_data, trace, trace_window;
+    std::string json, csv, plot, plot_data, progress_file, trace, trace_window;
     bool no_file_outputs = false, dump_config = false, quiet = false;
 };
 
@@ -63,7 +64,8 @@ int run_main(int argc, char** argv) {
     cli.value("--json", pa.json);
     cli.value("--csv", pa.csv);
     cli.value("--plot", pa.plot);
-    cli.value("--plot-data", pa.plot_data);  // internal: compare's children
+    cli.value("--plot-data", pa.plot_data);          // internal: compare's children
+    cli.value("--progress-file", pa.progress_file);  // internal: sweep's and compare's children
     cli.flag("--no-file-outputs", pa.no_file_outputs);
     cli.value("--trace", pa.trace);
     cli.value("--trace-window", pa.trace_window);
@@ -136,10 +138,16 @@ int run_main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     progress_meter meter(cfg.run.duration_s);
     const bool show_progress = !pa.quiet && ::isatty(2);
-    if (show_progress)
+    double progress_written = -1;  // wall time of the last --progress-file write
+    if (show_progress || !pa.progress_file.empty())
         opts.on_progress = [&](double done) {
             const double wall =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            if (!pa.progress_file.empty() && wall - progress_written >= 0.2) {
+                write_progress_file(pa.progress_file, done, cfg.run.duration_s);
+                progress_written = wall;
+            }
+            if (!show_progress) return;
             const std::string line = meter.update(done, wall);
             if (!line.empty()) std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
         };

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "platforms/cli/child_progress.h"
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
@@ -138,20 +139,44 @@ int sweep_main(int argc, char** argv) {
         cj[i].argv = plan.point_argv(exe, i, tmp + "/" + point_file_name(i));
         cj[i].stderr_path = tmp + "/" + point_file_name(i) + ".err";
     }
+    for (size_t i = 0; i < cj.size(); ++i)
+        cj[i].argv.insert(cj[i].argv.end(),
+                          {"--progress-file", tmp + "/" + point_file_name(i) + ".progress"});
     const bool chatty = !quiet && ::isatty(2);
+    // Progress while points run: finished points count 1, running ones their fraction;
+    // an interrupted point is not done.
+    std::vector<int> state(cj.size(), -1);  // exit code once finished
     size_t done = 0;
+    double last_drawn = -1;
     const auto t0 = std::chrono::steady_clock::now();
+    const auto draw = [&](bool force) {
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!chatty || (!force && wall - last_drawn < 0.25)) return;
+        last_drawn = wall;
+        double fraction = 0;
+        size_t running = 0;
+        for (size_t i = 0; i < cj.size(); ++i) {
+            if (state[i] == exit_ok) {
+                fraction += 1;
+            } else if (state[i] == -1) {
+                const double f = read_progress_fraction(cj[i].argv.back());
+                if (f > 0) ++running;
+                fraction += f;
+            }
+        }
+        const std::string line =
+            children_progress_line("sweep", "points", done, cj.size(), running, fraction, wall);
+        std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
+    };
     const auto codes = run_children(
         cj, jobs, [] { return sigint_received(); },
-        [&](size_t, int) {
-            ++done;
-            if (!chatty) return;
-            const double wall =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            const double eta = wall / done * (cj.size() - done);
-            std::fprintf(stderr, "\rsweep: %zu of %zu points done, ETA %s\x1b[K", done, cj.size(),
-                         format_duration(eta).c_str());
-        });
+        [&](size_t i, int code) {
+            state[i] = code;
+            if (code == exit_ok) ++done;
+            draw(true);
+        },
+        [&] { draw(false); });
     if (chatty) std::fputs("\n", stderr);
     int rc = exit_ok;
     for (size_t i = 0; i < codes.size(); ++i) {

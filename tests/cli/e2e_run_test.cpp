@@ -181,12 +181,11 @@ TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {
     EXPECT_NE(test::slurp(d + "/out").find("PARTIAL"), std::string::npos);
 }
 
-// Runs a long `nestvp run` with stderr on a pseudo-terminal for about wall_s seconds, then
+// Runs `nestvp ARGS` with stderr on a pseudo-terminal for about wall_s seconds, then
 // SIGINT; returns what appeared on the terminal.
-std::string stderr_on_tty(const std::vector<std::string>& extra, double wall_s) {
+std::string tty_stderr_of(std::vector<std::string> args, double wall_s) {
     const std::string exe = std::string(NESTVP_BINARY_DIR) + "/nestvp";
-    std::vector<std::string> args = {exe, "run", k_ref, "--set", "run.duration_s=100000"};
-    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.begin(), exe);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -228,6 +227,13 @@ std::string stderr_on_tty(const std::vector<std::string>& extra, double wall_s) 
     return seen;
 }
 
+// A long `nestvp run` on a terminal (tty_stderr_of).
+std::string stderr_on_tty(const std::vector<std::string>& extra, double wall_s) {
+    std::vector<std::string> args = {"run", k_ref, "--set", "run.duration_s=100000"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return tty_stderr_of(args, wall_s);
+}
+
 TEST(CliE2E, ProgressOnATerminalAfterTwoSeconds) {
     // issue 6 item 7: simulated time done, rate and ETA, on stderr, only on a TTY.
     const std::string tty = stderr_on_tty({}, 3.5);
@@ -243,6 +249,22 @@ TEST(CliE2E, ProgressOnATerminalAfterTwoSeconds) {
     const auto r = run_cmd(nestvp({"run", k_ref, "--set", k_short}), d);
     EXPECT_EQ(r.code, 0);
     EXPECT_EQ(r.err.find("ETA"), std::string::npos) << r.err;
+}
+
+TEST(CliE2E, SweepAndCompareProgressWhilePointsRun) {
+    // The line moves while points run (before any finishes), with a percentage and an ETA;
+    // points stopped by SIGINT are not counted as done.
+    const std::string sweep = tty_stderr_of(
+        {"sweep", k_ref, "--set", "run.duration_s=100000", "--grid", "l2.hz=100,250", "-j", "2"},
+        3.5);
+    EXPECT_NE(sweep.find("sweep: 0 of 2 points done, 2 running, "), std::string::npos) << sweep;
+    EXPECT_NE(sweep.find("%, ETA "), std::string::npos) << sweep;
+    EXPECT_EQ(sweep.find("2 of 2 points done"), std::string::npos) << sweep;
+    EXPECT_EQ(sweep.find("1 of 2 points done"), std::string::npos) << sweep;
+    const std::string cmp = tty_stderr_of(
+        {"compare", k_ref, "--set", "run.duration_s=100000", "--vs", "l1.dec_policy=cancel"}, 3.5);
+    EXPECT_NE(cmp.find("compare: 0 of 2 sides done, 2 running, "), std::string::npos) << cmp;
+    EXPECT_NE(cmp.find("%, ETA "), std::string::npos) << cmp;
 }
 
 }  // namespace
