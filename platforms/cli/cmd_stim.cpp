@@ -65,14 +65,14 @@ int run(int argc, char** argv) {
     try {
         f = nestvp::load_stim_file(file);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s\n", e.what());
+        std::fprintf(stderr, "nestvp stim: %s\n", e.what());
         return nestvp::exit_usage;
     }
     std::vector<std::string> lines;
     try {
         lines = nestvp::run_stim(f, {impl, trace});
     } catch (const nestvp::stim_error& e) {
-        std::fprintf(stderr, "%s\n", e.what());
+        std::fprintf(stderr, "nestvp stim: %s\n", e.what());
         return nestvp::exit_usage;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp stim: run failed: %s\n", e.what());

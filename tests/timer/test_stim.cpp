@@ -170,6 +170,7 @@ TEST_P(StimBad, CommandExits2WithNoOutput) {
     EXPECT_EQ(slurp(tmp + ".out"), "");
     const std::string err = slurp(tmp + ".err");
     EXPECT_NE(err.find(path + ":" + c.where + ": "), std::string::npos) << err;
+    EXPECT_EQ(err.rfind("nestvp stim: ", 0), 0u) << err;  // every message names the command
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, StimBad, ::testing::ValuesIn(bad_cases),
