@@ -71,6 +71,9 @@ bool cli_parser::parse(const std::vector<std::string>& args) {
         const std::string what = e.what();
         if (what.find("At Most") != std::string::npos)
             throw usage_error(pre + "option '" + option_of(what) + "' given more than once");
+        if (what.find("flag override") != std::string::npos)  // --quiet=yes
+            throw usage_error(pre + "option '--" + what.substr(0, what.find(' ')) +
+                              "' takes no value");
         if (what.find("missing") != std::string::npos)
             throw usage_error(pre + "option '" + option_of(what) + "' needs a value" + hint);
         throw usage_error(pre + what);

@@ -82,7 +82,11 @@ int compare_main(int argc, char** argv) {
             throw usage_error(
                 "nestvp compare: with one platform file, give the B side's settings with --vs "
                 "KEY=VALUE");
-        if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
+        try {
+            if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
+        } catch (const usage_error& e) {
+            throw usage_error(cli.prefix() + e.what());
+        }
         for (const auto* f : {&sets_a, &vs}) {
             const char* flag = f == &vs ? "--vs" : "--set";
             try {

@@ -66,7 +66,11 @@ int sweep_main(int argc, char** argv) {
                               std::to_string(files.size()));
         if (grids.empty())
             throw usage_error("nestvp sweep: give at least one --grid KEY=V1,V2,...");
-        if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
+        try {
+            if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
+        } catch (const usage_error& e) {
+            throw usage_error(cli.prefix() + e.what());
+        }
         if (!emit_dir.empty() && (!csv_out.empty() || !plot_dir.empty()))
             throw usage_error(
                 "nestvp sweep: with --emit-jobs, give --csv/--plot to 'nestvp merge' instead");
