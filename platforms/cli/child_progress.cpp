@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <utility>
 
 #include "platforms/report/progress.h"
 
@@ -35,6 +36,50 @@ std::string children_progress_line(const std::string& what, const std::string& u
     std::snprintf(buf, sizeof buf, "%s: %zu of %zu %s done, %zu running, %.0f%%, ETA %s",
                   what.c_str(), done, total, unit.c_str(), running, 100 * f, eta.c_str());
     return buf;
+}
+
+children_progress::children_progress(std::string what, std::string unit,
+                                     std::vector<std::string> files, bool enabled)
+    : m_what(std::move(what)),
+      m_unit(std::move(unit)),
+      m_files(std::move(files)),
+      m_codes(m_files.size(), -1),
+      m_enabled(enabled) {}
+
+void children_progress::done(size_t index, int exit_code) {
+    m_codes.at(index) = exit_code;
+    if (exit_code == 0) ++m_done;
+    draw(true);
+}
+
+void children_progress::tick() {
+    draw(false);
+}
+
+void children_progress::finish() {
+    if (m_drawn) std::fputs("\n", stderr);
+}
+
+void children_progress::draw(bool force) {
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_t0).count();
+    if (!m_enabled || (!force && wall - m_last < 0.25)) return;
+    m_last = wall;
+    double fraction = 0;
+    size_t running = 0;
+    for (size_t i = 0; i < m_files.size(); ++i) {
+        if (m_codes[i] == 0) {
+            fraction += 1;
+        } else if (m_codes[i] == -1) {
+            const double f = read_progress_fraction(m_files[i]);
+            if (f > 0) ++running;
+            fraction += f;
+        }
+    }
+    const std::string line =
+        children_progress_line(m_what, m_unit, m_done, m_files.size(), running, fraction, wall);
+    std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
+    m_drawn = true;
 }
 
 }  // namespace nestvp

@@ -2,7 +2,6 @@
 // elaborates once per process), and the reference-style table metric | A | B | difference.
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 
 #include "platforms/cli/child_progress.h"
@@ -162,40 +161,12 @@ int compare_main(int argc, char** argv) {
         j.stderr_path = tmp + "/" + side[i] + ".err";
     }
     const bool chatty = !quiet && ::isatty(2);
-    // Progress while the sides run: their fractions from --progress-file, with an ETA.
-    std::vector<int> state(2, -1);
-    size_t done = 0;
-    double last_drawn = -1;
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto draw = [&](bool force) {
-        const double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (!chatty || (!force && wall - last_drawn < 0.25)) return;
-        last_drawn = wall;
-        double fraction = 0;
-        size_t running = 0;
-        for (int i = 0; i < 2; ++i) {
-            if (state[i] == exit_ok) {
-                fraction += 1;
-            } else if (state[i] == -1) {
-                const double f = read_progress_fraction(tmp + "/" + side[i] + ".progress");
-                if (f > 0) ++running;
-                fraction += f;
-            }
-        }
-        const std::string line =
-            children_progress_line("compare", "sides", done, 2, running, fraction, wall);
-        std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
-    };
+    children_progress progress("compare", "sides", {tmp + "/a.progress", tmp + "/b.progress"},
+                               chatty);
     const auto codes = run_children(
         cj, jobs, [] { return sigint_received(); },
-        [&](size_t i, int code) {
-            state[i] = code;
-            if (code == exit_ok) ++done;
-            draw(true);
-        },
-        [&] { draw(false); });
-    if (chatty) std::fputs("\n", stderr);
+        [&](size_t i, int code) { progress.done(i, code); }, [&] { progress.tick(); });
+    progress.finish();
     int rc = exit_ok;
     run_record rec[2];
     for (int i = 0; i < 2; ++i) {

@@ -3,7 +3,6 @@
 // --emit-jobs DIR writes the same points as shell commands for GNU parallel or Slurm.
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 
 #include "platforms/cli/child_progress.h"
@@ -14,7 +13,6 @@
 #include "platforms/report/child_procs.h"
 #include "platforms/report/interrupt.h"
 #include "platforms/report/plot_files.h"
-#include "platforms/report/progress.h"
 #include "platforms/report/sweep_plan.h"
 
 namespace nestvp {
@@ -147,41 +145,13 @@ int sweep_main(int argc, char** argv) {
         cj[i].argv.insert(cj[i].argv.end(),
                           {"--progress-file", tmp + "/" + point_file_name(i) + ".progress"});
     const bool chatty = !quiet && ::isatty(2);
-    // Progress while points run: finished points count 1, running ones their fraction;
-    // an interrupted point is not done.
-    std::vector<int> state(cj.size(), -1);  // exit code once finished
-    size_t done = 0;
-    double last_drawn = -1;
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto draw = [&](bool force) {
-        const double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (!chatty || (!force && wall - last_drawn < 0.25)) return;
-        last_drawn = wall;
-        double fraction = 0;
-        size_t running = 0;
-        for (size_t i = 0; i < cj.size(); ++i) {
-            if (state[i] == exit_ok) {
-                fraction += 1;
-            } else if (state[i] == -1) {
-                const double f = read_progress_fraction(cj[i].argv.back());
-                if (f > 0) ++running;
-                fraction += f;
-            }
-        }
-        const std::string line =
-            children_progress_line("sweep", "points", done, cj.size(), running, fraction, wall);
-        std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
-    };
+    std::vector<std::string> progress_files;
+    for (const auto& j : cj) progress_files.push_back(j.argv.back());
+    children_progress progress("sweep", "points", progress_files, chatty);
     const auto codes = run_children(
         cj, jobs, [] { return sigint_received(); },
-        [&](size_t i, int code) {
-            state[i] = code;
-            if (code == exit_ok) ++done;
-            draw(true);
-        },
-        [&] { draw(false); });
-    if (chatty) std::fputs("\n", stderr);
+        [&](size_t i, int code) { progress.done(i, code); }, [&] { progress.tick(); });
+    progress.finish();
     int rc = exit_ok;
     for (size_t i = 0; i < codes.size(); ++i) {
         if (codes[i] == exit_ok || codes[i] == exit_interrupted || codes[i] == -1) continue;
