@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <systemc>
 
 #include "platforms/cli/cli_outputs.h"
@@ -47,30 +48,50 @@ int unknown_command(const std::string& prefix, const std::string& name) {
 
 int sc_main(int argc, char** argv) {
     (void)k_no_banner;
-    if (argc < 2) {
-        print_usage(stderr);
+    // The top level has two flags; everything from the command on is the command's.
+    CLI::App app("", "nestvp");
+    app.set_help_flag();
+    bool version = false, help = false;
+    app.add_flag("--version", version);
+    app.add_flag("-h,--help", help);
+    app.prefix_command();
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "nestvp: %s (see 'nestvp --help')\n", e.what());
         return nestvp::exit_usage;
     }
-    const std::string cmd = argv[1];
-    if (cmd == "--version" || cmd == "version") {
+    std::vector<std::string> rest = app.remaining();
+    const std::string cmd = rest.empty() ? "" : rest.front();
+    if (version || cmd == "version") {
         std::printf("nestvp %s\n", NESTVP_VERSION);
         return nestvp::flush_stdout("version") ? nestvp::exit_ok : nestvp::exit_failure;
     }
-    if (cmd == "--help" || cmd == "-h" || (cmd == "help" && argc == 2)) {
+    if (help || (cmd == "help" && rest.size() == 1)) {
         print_usage(stdout);
         return nestvp::flush_stdout("help") ? nestvp::exit_ok : nestvp::exit_failure;
     }
+    if (cmd.empty()) {
+        print_usage(stderr);
+        return nestvp::exit_usage;
+    }
     if (cmd == "help") {  // `nestvp help run` is `nestvp run --help`
-        if (argc > 3) {
-            std::fprintf(stderr, "nestvp help: expected one command, got %d\n", argc - 2);
+        if (rest.size() > 2) {
+            std::fprintf(stderr, "nestvp help: expected one command, got %zu\n", rest.size() - 1);
             return nestvp::exit_usage;
         }
-        const nestvp::command* c = find_command(argv[2]);
-        if (!c) return unknown_command("nestvp help: ", argv[2]);
-        char help_flag[] = "--help";
-        char* sub[] = {argv[2], help_flag, nullptr};
-        return c->run(2, sub);
+        const nestvp::command* c = find_command(rest[1]);
+        if (!c) return unknown_command("nestvp help: ", rest[1]);
+        rest = {rest[1], "--help"};
     }
-    if (const nestvp::command* c = find_command(cmd)) return c->run(argc - 1, argv + 1);
-    return unknown_command("nestvp: ", cmd);
+    const nestvp::command* c = find_command(rest.front());
+    if (!c && cmd[0] == '-') {
+        std::fprintf(stderr, "nestvp: unknown option '%s' (see 'nestvp --help')\n", cmd.c_str());
+        return nestvp::exit_usage;
+    }
+    if (!c) return unknown_command("nestvp: ", cmd);
+    std::vector<char*> sub;
+    for (auto& r : rest) sub.push_back(r.data());
+    sub.push_back(nullptr);
+    return c->run(static_cast<int>(rest.size()), sub.data());
 }

@@ -53,6 +53,9 @@ TEST(CliConventions, HelpCommandAndSuggestions) {
     const auto rn = run_cmd(nestvp({"rn"}), d);
     EXPECT_EQ(rn.code, 2);
     EXPECT_NE(rn.err.find("did you mean 'run'?"), std::string::npos) << rn.err;
+    const auto opt = run_cmd(nestvp({"--bogus"}), d);
+    EXPECT_EQ(opt.code, 2);
+    EXPECT_EQ(opt.err.rfind("nestvp: unknown option '--bogus'", 0), 0u) << opt.err;
 }
 
 TEST(CliConventions, DashIsStdoutAndParentFoldersAreCreated) {
