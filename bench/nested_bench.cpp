@@ -31,7 +31,7 @@
 
 namespace {
 
-using nestvp::json_value;
+using nestvp::json;
 
 struct options {
     bool quick = false;
@@ -118,11 +118,11 @@ sample run_once(const options& o, const std::string& name, const std::string& fi
         std::fprintf(stderr, "nested_bench: point '%s' failed (status %d)\n", name.c_str(), status);
         std::exit(1);
     }
-    const json_value j = nestvp::parse_json(slurp(json_tmpl), json_tmpl);
+    const json j = nestvp::parse_json(slurp(json_tmpl), json_tmpl);
     std::remove(json_tmpl);
-    s.sim_s = j.find("sim_seconds")->num;
-    s.sc_events = j.find("sc_events")->num;
-    s.exits = j.find("metrics")->find("kvm_guest_exit")->num;
+    s.sim_s = j.at("sim_seconds").get<double>();
+    s.sc_events = j.at("sc_events").get<double>();
+    s.exits = j.at("metrics").at("kvm_guest_exit").get<double>();
     return s;
 }
 
@@ -426,12 +426,12 @@ int main(int argc, char** argv) {
     if (!base.empty()) {
         std::printf("\nagainst %s (CPU time now / then; < 1 is faster)\n", base.c_str());
         try {
-            const json_value b = nestvp::parse_json(slurp(base), base);
+            const json b = nestvp::parse_json(slurp(base), base);
             for (const sample& s : all)
-                for (const json_value& p : b.find("points")->items)
-                    if (p.find("name")->str == s.name)
+                for (const json& p : b.at("points"))
+                    if (p.at("name") == s.name)
                         std::printf("  %-22s %6.2f\n", s.name.c_str(),
-                                    ratio(s.cpu_s, p.find("cpu_s")->num));
+                                    ratio(s.cpu_s, p.at("cpu_s").get<double>()));
         } catch (const std::exception& e) {
             std::printf("  (cannot read it: %s)\n", e.what());
         }

@@ -40,17 +40,6 @@ const char* const k_help =
     "             --vs l1.dec_policy=cancel\n"
     "Exit codes: 0 ok, 1 a run failed, 2 bad command line or platform file, 130 interrupted.\n";
 
-std::string indent_json(const std::string& text) {
-    std::string out;
-    std::string t = text;
-    while (!t.empty() && t.back() == '\n') t.pop_back();
-    for (char c : t) {
-        out += c;
-        if (c == '\n') out += "  ";
-    }
-    return out;
-}
-
 std::string join_settings(const std::vector<std::string>& sets) {
     std::string s;
     for (const auto& x : sets) s += (s.empty() ? "" : ", ") + x;
@@ -215,23 +204,16 @@ int compare_main(int argc, char** argv) {
         if (!flush_stdout("compare")) rc = exit_failure;
         try {
             if (!json_out.empty()) {
-                json_writer w;
-                w.begin_object();
-                w.member("label_a", label_a);
-                w.member("label_b", label_b);
-                w.raw_member("a", indent_json(run_record_json(rec[0])));
-                w.raw_member("b", indent_json(run_record_json(rec[1])));
-                w.begin_object("difference_pct");
-                for (const auto& r : rows) {
-                    if (r.a == 0) {
-                        w.raw_member(r.metric, "null");  // undefined relative to zero
-                    } else {
-                        w.member(r.metric, (r.b - r.a) / r.a * 100.0);
-                    }
-                }
-                w.end_object();
-                w.end_object();
-                write_output(json_out, w.str());
+                json w = json::object();
+                w["label_a"] = label_a;
+                w["label_b"] = label_b;
+                w["a"] = run_record_doc(rec[0]);
+                w["b"] = run_record_doc(rec[1]);
+                json diff = json::object();
+                for (const auto& r : rows)  // undefined relative to zero: null
+                    diff[r.metric] = r.a == 0 ? json(nullptr) : json_num((r.b - r.a) / r.a * 100.0);
+                w["difference_pct"] = diff;
+                write_output(json_out, json_text(w));
             }
             if (!plot_dir.empty())
                 write_run_plots(plot_dir, {{label_a, &rec[0].result}, {label_b, &rec[1].result}});

@@ -11,10 +11,13 @@
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
 #include "platforms/config/platform_loader.h"
+#include "platforms/report/config_json.h"
 #include "platforms/report/interrupt.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/progress.h"
+#include "platforms/report/record_diff.h"
 #include "platforms/report/run_record.h"
+#include "platforms/report/sha256.h"
 #include "platforms/report/svg_plots.h"
 #include "platforms/report/tables.h"
 #include "platforms/runner/run_platform.h"
@@ -35,13 +38,17 @@ const char* const k_help =
     "  --trace FILE.vcd       write a VCD trace (DEC, HDEC, interrupt lines, level, ceded)\n"
     "  --trace-window S:E     limit the trace to simulated seconds S..E (E may be empty)\n"
     "  --dump-config          print the merged configuration with every default, do not run\n"
+    "  --from RECORD.json     re-run a record (its platform file and settings; its merged\n"
+    "                         configuration if the file changed) and check it reproduces\n"
     "  --quiet                no progress line on stderr\n"
     "  --no-file-outputs      ignore the file's run.outputs.* (sweep and compare points use it)\n"
     "  --help                 this text\n"
     "\n"
     "Output files are checked before simulating. SIGINT stops the run, writes the metrics so\n"
     "far marked \"partial\": true, and exits 130. Exit codes: 0 ok, 1 run or write failed,\n"
-    "2 bad command line or platform file, 130 interrupted.\n";
+    "2 bad command line or platform file, 130 interrupted. With --from, 1 also when the new\n"
+    "record differs from the old one (wall_seconds and the tool aside): the first field is "
+    "named.\n";
 
 std::string stem_of(const std::string& path) {
     std::string s = path.substr(path.find_last_of('/') + 1);
@@ -51,9 +58,47 @@ std::string stem_of(const std::string& path) {
 
 struct run_args {
     std::vector<std::string> files, sets;
-    std::string json, csv, plot, plot_data, progress_file, trace, trace_window;
+    std::string json, csv, plot, plot_data, progress_file, trace, trace_window, from;
     bool no_file_outputs = false, dump_config = false, quiet = false;
 };
+
+// A record to re-run: the record, its document and the configuration it ran.
+struct from_record {
+    run_record old;
+    json old_doc;
+    platform_config cfg;
+};
+
+// The platform file and settings when the file is unchanged, else the embedded merged
+// configuration (said on stderr).
+from_record load_from_record(const std::string& path) {
+    from_record f;
+    const std::string text = read_text_file(path);
+    f.old = parse_run_record(text, path);
+    f.old_doc = parse_json(text, path);
+    std::string why;
+    if (f.old.platform_file.empty()) {
+        why = "the record names no platform file";
+    } else if (::access(f.old.platform_file.c_str(), R_OK) != 0) {
+        why = f.old.platform_file + " cannot be read";
+    } else if (sha256_hex(read_text_file(f.old.platform_file)) != f.old.platform_sha256) {
+        why = f.old.platform_file + " changed (its SHA-256 differs from the record's)";
+    }
+    if (why.empty()) {
+        std::vector<std::string> sets;
+        for (const auto& kv : f.old.settings) sets.push_back(kv.first + "=" + kv.second);
+        f.cfg = load_platform(f.old.platform_file, sets);
+        return f;
+    }
+    if (f.old.config.is_null())
+        throw std::runtime_error(why + ", and the record carries no merged configuration");
+    std::fprintf(stderr,
+                 "nestvp run: --from %s: %s; running from the record's merged configuration\n",
+                 path.c_str(), why.c_str());
+    f.cfg = config_from_json(f.old.config, path);
+    f.cfg.name = f.old.platform;
+    return f;
+}
 
 int run_main(int argc, char** argv) {
     install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
@@ -70,21 +115,31 @@ int run_main(int argc, char** argv) {
     cli.value("--trace", pa.trace);
     cli.value("--trace-window", pa.trace_window);
     cli.flag("--dump-config", pa.dump_config);
+    cli.value("--from", pa.from);
     cli.flag("-q,--quiet", pa.quiet);
     settings_list settings;
-    platform_config cfg;
+    platform_config cfg, recorded_cfg;
+    from_record from;
     try {
         if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
-        if (pa.files.size() != 1)
+        const bool rerun = !pa.from.empty();
+        if (rerun) {
+            if (!pa.files.empty() || !pa.sets.empty())
+                throw usage_error("nestvp run: --from takes no platform file and no --set");
+            from = load_from_record(pa.from);
+            settings = from.old.settings;
+        } else if (pa.files.size() != 1) {
             throw usage_error(pa.files.empty()
                                   ? "nestvp run: no platform file given (usage: nestvp run "
                                     "FILE.yaml)"
                                   : "nestvp run: expected one platform file, got " +
                                         std::to_string(pa.files.size()) + " arguments");
-        try {
-            settings = parse_settings(pa.sets);
-        } catch (const std::invalid_argument& e) {
-            throw usage_error(std::string("nestvp run: --set: ") + e.what());
+        } else {
+            try {
+                settings = parse_settings(pa.sets);
+            } catch (const std::invalid_argument& e) {
+                throw usage_error(std::string("nestvp run: --set: ") + e.what());
+            }
         }
         if (!pa.trace_window.empty() && pa.trace.empty())
             throw usage_error("nestvp run: --trace-window needs --trace FILE.vcd");
@@ -94,8 +149,10 @@ int run_main(int argc, char** argv) {
         } catch (const usage_error& e) {
             throw usage_error(std::string("nestvp run: ") + e.what());
         }
-        cfg = load_platform(pa.files[0], pa.sets);
-        if (pa.no_file_outputs) {  // sweep/compare points: only the outputs on the command line
+        cfg = rerun ? from.cfg : load_platform(pa.files[0], pa.sets);
+        recorded_cfg = cfg;  // before command-line outputs: what a re-run loads again
+        if (rerun || pa.no_file_outputs) {
+            // A re-run, and a sweep/compare point, write only the outputs on the command line.
             cfg.run.json_path.clear();
             cfg.run.csv_path.clear();
             cfg.run.trace_path.clear();
@@ -116,7 +173,8 @@ int run_main(int argc, char** argv) {
         std::fprintf(stderr, "nestvp run: %s\n", e.what());
         return exit_usage;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "nestvp run: %s: %s\n", pa.files.empty() ? "?" : pa.files[0].c_str(),
+        std::fprintf(stderr, "nestvp run: %s: %s\n",
+                     !pa.from.empty() ? pa.from.c_str() : pa.files.empty() ? "?" : pa.files[0].c_str(),
                      e.what());
         return exit_usage;
     }
@@ -151,9 +209,19 @@ int run_main(int argc, char** argv) {
             const std::string line = meter.update(done, wall);
             if (!line.empty()) std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
         };
-    run_record rec;
-    rec.platform = cfg.name.empty() ? stem_of(pa.files[0]) : cfg.name;
+    run_record rec = new_run_record();
+    if (!pa.from.empty()) {  // the same identity as the old record, so that it can match
+        rec.platform = from.old.platform;
+        rec.platform_file = from.old.platform_file;
+        rec.platform_sha256 = from.old.platform_sha256;
+    } else {
+        rec.platform = cfg.name.empty() ? stem_of(pa.files[0]) : cfg.name;
+        rec.platform_file = pa.files[0];
+        rec.platform_sha256 = sha256_hex(read_text_file(pa.files[0]));
+    }
+    rec.seed = recorded_cfg.run.seed;
     rec.settings = settings;
+    rec.config = config_json(recorded_cfg);
     try {
         rec.result = run_platform(cfg, opts);
     } catch (const std::exception& e) {
@@ -182,6 +250,15 @@ int run_main(int argc, char** argv) {
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp run: %s\n", e.what());
         return exit_failure;
+    }
+    if (!pa.from.empty() && !rec.result.partial) {
+        const std::string d = first_record_difference(from.old_doc, run_record_doc(rec));
+        if (!d.empty()) {
+            std::fprintf(stderr, "nestvp run: --from %s: not reproduced: %s\n", pa.from.c_str(),
+                         d.c_str());
+            return exit_failure;
+        }
+        std::fprintf(stderr, "nestvp run: --from %s: reproduced\n", pa.from.c_str());
     }
     if (rec.result.partial) {
         std::fprintf(stderr,

@@ -11,6 +11,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/command.h"
 #include "platforms/config/param_schema.h"
+#include "platforms/report/build_stamp.h"
 
 namespace {
 
@@ -64,7 +65,8 @@ int sc_main(int argc, char** argv) {
     std::vector<std::string> rest = app.remaining();
     const std::string cmd = rest.empty() ? "" : rest.front();
     if (version || cmd == "version") {
-        std::printf("nestvp %s\n", NESTVP_VERSION);
+        std::printf("nestvp %s (commit %s, %s)\n", nestvp::build_version().c_str(),
+                    nestvp::build_commit().c_str(), nestvp::build_describe().c_str());
         return nestvp::flush_stdout("version") ? nestvp::exit_ok : nestvp::exit_failure;
     }
     if (help || (cmd == "help" && rest.size() == 1)) {

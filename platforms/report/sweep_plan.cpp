@@ -105,55 +105,54 @@ std::string point_file_name(size_t i) {
 }
 
 std::string sweep_manifest_json(const sweep_plan& plan) {
-    std::string s =
-        "{\n  \"platform_file\": " + json_quote(plan.platform_file) + ",\n  \"sets\": [";
-    for (size_t i = 0; i < plan.base_sets.size(); ++i)
-        s += (i ? ", " : "") + json_quote(plan.base_sets[i]);
-    s += "],\n  \"grid\": [";
-    for (size_t i = 0; i < plan.grid.size(); ++i) {
-        s += std::string(i ? "," : "") + "\n    {\"key\": " + json_quote(plan.grid[i].key) +
-             ", \"values\": [";
-        for (size_t j = 0; j < plan.grid[i].values.size(); ++j)
-            s += (j ? ", " : "") + json_quote(plan.grid[i].values[j]);
-        s += "]}";
-    }
-    s += plan.grid.empty() ? "],\n" : "\n  ],\n";
-    s += "  \"points\": " + std::to_string(plan.points.size()) + "\n}\n";
-    return s;
+    json d = json::object();
+    d["platform_file"] = plan.platform_file;
+    d["sets"] = plan.base_sets;
+    json g = json::array();
+    for (const auto& ax : plan.grid)
+        g.push_back(json::object({{"key", ax.key}, {"values", ax.values}}));
+    d["grid"] = g;
+    d["points"] = plan.points.size();
+    return json_text(d);
 }
 
 sweep_plan parse_sweep_manifest(const std::string& text, const std::string& what) {
-    const json_value doc = parse_json(text, what);
+    const json doc = parse_json(text, what);
     const auto bad = [&](const std::string& m) { throw std::runtime_error(what + ": " + m); };
-    const json_value* file = doc.find("platform_file");
-    const json_value* sets = doc.find("sets");
-    const json_value* grid = doc.find("grid");
-    const json_value* points = doc.find("points");
-    if (!file || file->kind != json_value::string_v) bad("platform_file: expected a string");
-    if (!sets || sets->kind != json_value::array_v) bad("sets: expected an array");
-    if (!grid || grid->kind != json_value::array_v) bad("grid: expected an array");
-    if (!points || !points->is_uint) bad("points: expected a whole number");
+    if (!doc.is_object()) bad("expected an object");
+    const auto member = [&](const char* key) -> const json* {
+        const auto it = doc.find(key);
+        return it == doc.end() ? nullptr : &*it;
+    };
+    const json* file = member("platform_file");
+    const json* sets = member("sets");
+    const json* grid = member("grid");
+    const json* points = member("points");
+    if (!file || !file->is_string()) bad("platform_file: expected a string");
+    if (!sets || !sets->is_array()) bad("sets: expected an array");
+    if (!grid || !grid->is_array()) bad("grid: expected an array");
+    if (!points || !points->is_number_unsigned()) bad("points: expected a whole number");
     std::vector<std::string> base;
-    for (const auto& s : sets->items) {
-        if (s.kind != json_value::string_v) bad("sets: expected strings");
-        base.push_back(s.str);
+    for (const auto& s : *sets) {
+        if (!s.is_string()) bad("sets: expected strings");
+        base.push_back(s.get<std::string>());
     }
     std::vector<grid_axis> axes;
-    for (const auto& g : grid->items) {
-        const json_value* k = g.find("key");
-        const json_value* vs = g.find("values");
-        if (!k || k->kind != json_value::string_v || !vs || vs->kind != json_value::array_v)
+    for (const auto& g : *grid) {
+        if (!g.is_object() || !g.contains("key") || !g["key"].is_string() ||
+            !g.contains("values") || !g["values"].is_array())
             bad("grid: expected {\"key\": ..., \"values\": [...]}");
-        grid_axis ax{k->str, {}};
-        for (const auto& v : vs->items) {
-            if (v.kind != json_value::string_v) bad("grid." + k->str + ": expected string values");
-            ax.values.push_back(v.str);
+        grid_axis ax{g["key"].get<std::string>(), {}};
+        for (const auto& v : g["values"]) {
+            if (!v.is_string()) bad("grid." + ax.key + ": expected string values");
+            ax.values.push_back(v.get<std::string>());
         }
         axes.push_back(ax);
     }
-    sweep_plan p = make_sweep_plan(file->str, base, axes);
-    if (p.points.size() != points->u)
-        bad("points: " + std::to_string(points->u) + " does not match the grid's " +
+    sweep_plan p = make_sweep_plan(file->get<std::string>(), base, axes);
+    const uint64_t n = points->get<uint64_t>();
+    if (p.points.size() != n)
+        bad("points: " + std::to_string(n) + " does not match the grid's " +
             std::to_string(p.points.size()));
     return p;
 }

@@ -36,19 +36,22 @@ TEST(CliE2E, CompareOneFileUnderTwoSettings) {
           "| l1 handling latency p50 (ns)", "| round trip latency p99 (ns)",
           "| timer interrupt latency p50 (ns)", "| wake latency p99 (ns)", "| exits 0x"})
         EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
-    const json_value j = parse_json(test::slurp(d + "/c.json"), "c.json");
-    ASSERT_NE(j.find("a"), nullptr);
-    ASSERT_NE(j.find("b"), nullptr);
-    ASSERT_NE(j.find("difference_pct"), nullptr);
-    EXPECT_NE(j.find("difference_pct")->find("kvm_guest_exit"), nullptr);
+    const json j = parse_json(test::slurp(d + "/c.json"), "c.json");
+    ASSERT_TRUE(j.contains("a"));
+    ASSERT_TRUE(j.contains("b"));
+    ASSERT_TRUE(j.contains("difference_pct"));
+    EXPECT_TRUE(j["difference_pct"].contains("kvm_guest_exit"));
     // The two sides really ran under different settings.
-    EXPECT_EQ(j.find("a")->find("settings")->find("l1.dec_policy")->str, "no-cancel");
-    EXPECT_EQ(j.find("b")->find("settings")->find("l1.dec_policy")->str, "cancel");
-    // The latencies travel inside the embedded run records, all six kinds on each side.
+    EXPECT_EQ(j["a"]["settings"]["l1.dec_policy"], "no-cancel");
+    EXPECT_EQ(j["b"]["settings"]["l1.dec_policy"], "cancel");
+    // The latencies travel inside the embedded run records, all six kinds on each side, and
+    // each side carries what reproduces it.
     for (const char* side : {"a", "b"}) {
-        const json_value* lat = j.find(side)->find("metrics")->find("latencies");
-        ASSERT_NE(lat, nullptr) << side;
-        for (const auto& kind : latency_kinds()) EXPECT_NE(lat->find(kind), nullptr) << kind;
+        const json& lat = j[side]["metrics"]["latencies"];
+        ASSERT_TRUE(lat.is_object()) << side;
+        for (const auto& kind : latency_kinds()) EXPECT_TRUE(lat.contains(kind)) << kind;
+        EXPECT_EQ(j[side]["config"]["l1.dec_policy"], side[0] == 'a' ? "no-cancel" : "cancel");
+        EXPECT_EQ(j[side]["platform_file"]["sha256"].get<std::string>().size(), 64u);
     }
     for (const char* f : {"exit-rate-a.svg", "exit-rate-b.svg"}) {
         std::string why;

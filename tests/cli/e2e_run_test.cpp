@@ -30,6 +30,7 @@ TEST(CliE2E, VersionAndHelp) {
     const auto v = run_cmd(nestvp({"--version"}), d);
     EXPECT_EQ(v.code, 0);
     EXPECT_EQ(v.out.rfind("nestvp ", 0), 0u);
+    EXPECT_NE(v.out.find("(commit "), std::string::npos) << v.out;  // the build's git commit
     for (const char* cmd : {"run", "compare", "sweep", "merge"}) {
         const auto h = run_cmd(nestvp({cmd, "--help"}), d);
         EXPECT_EQ(h.code, 0) << cmd;
@@ -138,6 +139,47 @@ TEST(CliE2E, RunWritesTableJsonCsvAndIsDeterministic) {
                             d);
     ASSERT_EQ(r2.code, 0) << r2.err;
     EXPECT_EQ(test::without_wall(j1), test::without_wall(test::slurp(d + "/b.json")));
+}
+
+// A record carries what re-runs it: `run --from` reproduces it, from the platform file while
+// it is unchanged and from the embedded merged configuration once it changed.
+TEST(CliE2E, RunFromARecordReproducesIt) {
+    const std::string d = test::fresh_dir("e2e-from");
+    ASSERT_EQ(std::system(("cp -r '" + std::string(NESTVP_SOURCE_DIR) + "/platforms/cores' '" +
+                           k_ref + "' '" + d + "/'")
+                              .c_str()),
+              0);
+    const auto r = run_cmd(nestvp({"run", d + "/reference.yaml", "--set", "run.duration_s=0.05",
+                                   "--set", "l2.vcpus=2", "--json", d + "/a.json", "--quiet"}),
+                           d);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const run_record a = parse_run_record(test::slurp(d + "/a.json"), "a.json");
+    EXPECT_EQ(a.schema_version, k_record_schema);
+    EXPECT_EQ(a.seed, 1u);
+    EXPECT_EQ(a.platform_sha256.size(), 64u);
+    EXPECT_EQ(a.config["l2.vcpus"], 2);
+    EXPECT_TRUE(a.config["l0.costs.hcall_entry"].contains("source")) << a.config.dump();
+    const auto same = run_cmd(nestvp({"run", "--from", d + "/a.json", "--quiet"}), d);
+    EXPECT_EQ(same.code, 0) << same.err;
+    EXPECT_NE(same.err.find("reproduced"), std::string::npos) << same.err;
+    // The file changed: the record's merged configuration runs, and says so.
+    ASSERT_EQ(std::system(("echo '# edited' >> '" + d + "/reference.yaml'").c_str()), 0);
+    const auto changed =
+        run_cmd(nestvp({"run", "--from", d + "/a.json", "--json", d + "/b.json", "--quiet"}), d);
+    EXPECT_EQ(changed.code, 0) << changed.err;
+    EXPECT_NE(changed.err.find("SHA-256 differs"), std::string::npos) << changed.err;
+    EXPECT_EQ(test::without_wall(test::slurp(d + "/b.json")),
+              test::without_wall(test::slurp(d + "/a.json")));
+    // A record that does not match its re-run: exit 1 naming the first differing field.
+    std::string t = test::slurp(d + "/a.json");
+    const size_t at = t.find("\"kvm_guest_exit\": ");
+    ASSERT_NE(at, std::string::npos);
+    t.insert(at + 18, "9");
+    write_text_file(d + "/c.json", t);
+    const auto differs = run_cmd(nestvp({"run", "--from", d + "/c.json", "--quiet"}), d);
+    EXPECT_EQ(differs.code, 1);
+    EXPECT_NE(differs.err.find("not reproduced: metrics.kvm_guest_exit: 9"), std::string::npos)
+        << differs.err;
 }
 
 TEST(CliE2E, RunPlotsAreWellFormedSvg) {

@@ -46,13 +46,13 @@ const std::vector<std::string> k_nc = {"l1.dec_policy=no-cancel", "run.duration_
 
 // The run must have activity, or equality would prove nothing.
 void expect_activity(const std::string& json) {
-    const json_value j = parse_json(json, "run record");
-    const json_value* m = j.find("metrics");
-    ASSERT_NE(m, nullptr);
-    ASSERT_NE(m->find("kvm_guest_exit"), nullptr);
-    EXPECT_GT(m->find("kvm_guest_exit")->num, 100.0) << json;
-    EXPECT_GT(m->find("arithoh_count")->num, 0.0) << json;
-    EXPECT_GT(j.find("sc_events")->num, 1000.0) << json;
+    const nestvp::json j = parse_json(json, "run record");
+    ASSERT_TRUE(j.contains("metrics"));
+    const nestvp::json& m = j["metrics"];
+    ASSERT_TRUE(m.contains("kvm_guest_exit"));
+    EXPECT_GT(m["kvm_guest_exit"].get<double>(), 100.0) << json;
+    EXPECT_GT(m["arithoh_count"].get<double>(), 0.0) << json;
+    EXPECT_GT(j["sc_events"].get<double>(), 1000.0) << json;
 }
 
 TEST(Determinism, SameFileAndSeedGiveIdenticalJsonAcrossRuns) {

@@ -1,0 +1,51 @@
+// Field-by-field comparison of two run records.
+#include "platforms/report/record_diff.h"
+
+namespace nestvp {
+
+bool host_dependent_field(const std::string& key) {
+    return key == "wall_seconds" || key == "tool";
+}
+
+namespace {
+
+std::string join(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+}
+
+std::string diff(const json& a, const json& b, const std::string& path) {
+    if (a.is_object() && b.is_object()) {
+        for (const auto& kv : a.items()) {
+            if (path.empty() && host_dependent_field(kv.key())) continue;
+            const auto it = b.find(kv.key());
+            if (it == b.end()) return join(path, kv.key()) + ": missing in the new record";
+            const std::string d = diff(kv.value(), *it, join(path, kv.key()));
+            if (!d.empty()) return d;
+        }
+        for (const auto& kv : b.items())
+            if (!a.contains(kv.key()) && !(path.empty() && host_dependent_field(kv.key())))
+                return join(path, kv.key()) + ": not in the old record";
+        return {};
+    }
+    if (a.is_array() && b.is_array()) {
+        for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+            const std::string d = diff(a[i], b[i], path + "[" + std::to_string(i) + "]");
+            if (!d.empty()) return d;
+        }
+        if (a.size() != b.size())
+            return path + ": " + std::to_string(a.size()) + " items != " + std::to_string(b.size());
+        return {};
+    }
+    // Compared as written, so 1 and 1.0 differ just as their bytes do.
+    const std::string ta = a.dump(), tb = b.dump();
+    if (ta != tb) return (path.empty() ? "(top level)" : path) + ": " + ta + " != " + tb;
+    return {};
+}
+
+}  // namespace
+
+std::string first_record_difference(const json& old_doc, const json& new_doc) {
+    return diff(old_doc, new_doc, "");
+}
+
+}  // namespace nestvp
