@@ -22,8 +22,9 @@ const char* const k_help =
     "  --plot DIR    write the sweep line charts\n"
     "  --help        this text\n"
     "\n"
+    "A point whose settings differ from sweep.json's (left by another sweep) is refused.\n"
     "Exit codes: 0 ok, 1 points missing or unreadable (the others are still written),\n"
-    "2 bad command line or no sweep.json.\n";
+    "2 bad command line, no sweep.json, or a point of another sweep.\n";
 
 int merge_main(int argc, char** argv) {
     std::vector<std::string> dirs;
@@ -60,8 +61,18 @@ int merge_main(int argc, char** argv) {
     if (!prepare_output_file("merge", "--csv", csv_out) ||
         !prepare_output_dir("merge", "--plot", plot_dir))
         return exit_usage;
-    std::vector<std::string> problems;
-    const auto pts = load_points(plan, dir, problems);
+    std::vector<std::string> problems, stale;
+    const auto pts = load_points(plan, dir, problems, stale);
+    if (!stale.empty()) {  // another sweep's points: merging them would mislabel results
+        for (const auto& p : stale) std::fprintf(stderr, "nestvp merge: %s
+", p.c_str());
+        std::fprintf(stderr,
+                     "nestvp merge: %zu point(s) were not run with this sweep.json's settings; "
+                     "nothing written
+",
+                     stale.size());
+        return exit_usage;
+    }
     for (const auto& p : problems) std::fprintf(stderr, "nestvp merge: %s\n", p.c_str());
     if (!write_sweep_results("merge", plan, pts, csv_out, plot_dir)) return exit_failure;
     if (!problems.empty()) {

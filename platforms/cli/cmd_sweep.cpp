@@ -110,6 +110,12 @@ int sweep_main(int argc, char** argv) {
             std::fprintf(stderr, "nestvp sweep: --emit-jobs %s: %s\n", dir.c_str(), why.c_str());
             return exit_usage;
         }
+        const auto old_points = existing_point_files(dir);
+        if (!old_points.empty())  // merge would refuse them, but a stale result is easy to miss
+            std::fprintf(stderr,
+                         "nestvp sweep: warning: %s already holds %zu point-*.json file(s) "
+                         "(%s, ...) of an earlier sweep; remove them before running the jobs\n",
+                         dir.c_str(), old_points.size(), old_points.front().c_str());
         try {
             emit_jobs(plan, exe, dir);
         } catch (const std::exception& e) {
@@ -159,8 +165,8 @@ int sweep_main(int argc, char** argv) {
                      tail_of_file(cj[i].stderr_path).c_str());
         rc = exit_failure;
     }
-    std::vector<std::string> problems;
-    auto pts = load_points(plan, tmp, problems);
+    std::vector<std::string> problems, stale;
+    auto pts = load_points(plan, tmp, problems, stale);
     for (size_t i = 0; i < codes.size(); ++i)
         if (codes[i] != exit_ok && codes[i] != exit_interrupted)
             pts[i].reset();  // failed or never run

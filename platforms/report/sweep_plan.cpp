@@ -1,6 +1,9 @@
 // Sweep plans: grid expansion, job files for clusters, and reading the points back.
 #include "platforms/report/sweep_plan.h"
 
+#include <dirent.h>
+
+#include <algorithm>
 #include <stdexcept>
 
 #include "platforms/report/child_procs.h"
@@ -157,6 +160,37 @@ sweep_plan parse_sweep_manifest(const std::string& text, const std::string& what
     return p;
 }
 
+std::string stale_point(const sweep_plan& plan, size_t i, const run_record& rec) {
+    const settings_list want = parse_settings(plan.point_sets(i));
+    for (const auto& kv : want) {
+        const auto it = std::find_if(rec.settings.begin(), rec.settings.end(),
+                                     [&](const auto& s) { return s.first == kv.first; });
+        if (it == rec.settings.end())
+            return kv.first + ": missing, sweep.json has '" + kv.second + "'";
+        if (it->second != kv.second)
+            return kv.first + ": '" + it->second + "', sweep.json has '" + kv.second + "'";
+    }
+    for (const auto& kv : rec.settings)
+        if (std::none_of(want.begin(), want.end(),
+                         [&](const auto& s) { return s.first == kv.first; }))
+            return kv.first + ": '" + kv.second + "', not in sweep.json";
+    return {};
+}
+
+std::vector<std::string> existing_point_files(const std::string& dir) {
+    std::vector<std::string> out;
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) return out;
+    while (const dirent* e = ::readdir(d)) {
+        const std::string n = e->d_name;
+        if (n.rfind("point-", 0) == 0 && n.size() > 11 && n.compare(n.size() - 5, 5, ".json") == 0)
+            out.push_back(n);
+    }
+    ::closedir(d);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 void emit_jobs(const sweep_plan& plan, const std::string& exe, const std::string& dir) {
     const std::string adir = absolute_path(dir);
     write_text_file(adir + "/sweep.json", sweep_manifest_json(plan));
@@ -170,12 +204,19 @@ void emit_jobs(const sweep_plan& plan, const std::string& exe, const std::string
 }
 
 std::vector<std::optional<run_record>> load_points(const sweep_plan& plan, const std::string& dir,
-                                                   std::vector<std::string>& problems) {
+                                                   std::vector<std::string>& problems,
+                                                   std::vector<std::string>& stale_points) {
     std::vector<std::optional<run_record>> out(plan.points.size());
     for (size_t i = 0; i < plan.points.size(); ++i) {
         const std::string path = dir + "/" + point_file_name(i);
         try {
-            out[i] = parse_run_record(read_text_file(path), path);
+            run_record rec = parse_run_record(read_text_file(path), path);
+            const std::string stale = stale_point(plan, i, rec);
+            if (!stale.empty()) {  // a point of another sweep left in the folder
+                stale_points.push_back(path + ": settings differ from sweep.json: " + stale);
+                continue;
+            }
+            out[i] = std::move(rec);
         } catch (const std::exception& e) {
             problems.push_back(e.what());
         }

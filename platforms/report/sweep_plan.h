@@ -52,10 +52,18 @@ sweep_plan parse_sweep_manifest(const std::string& text, const std::string& what
 // paths, point i on line i+1). Throws std::runtime_error naming the path on failure.
 void emit_jobs(const sweep_plan& plan, const std::string& exe, const std::string& dir);
 
+// How point i's record differs from the plan ("key: 'x', sweep.json has 'y'"), or "" when its
+// settings are exactly the point's --set list.
+std::string stale_point(const sweep_plan& plan, size_t i, const run_record& rec);
+// The point-*.json files already in dir, sorted; none if dir is missing.
+std::vector<std::string> existing_point_files(const std::string& dir);
+
 // Reads DIR/point-NNNN.json for every point (result i is point i). Missing or unreadable
-// files are listed in `problems` (one message each) and left empty.
+// files are listed in `problems` (one message each) and left empty; a record whose settings
+// are not its point's (another sweep's leftover) is listed in `stale_points` and left empty.
 std::vector<std::optional<run_record>> load_points(const sweep_plan& plan, const std::string& dir,
-                                                   std::vector<std::string>& problems);
+                                                   std::vector<std::string>& problems,
+                                                   std::vector<std::string>& stale_points);
 
 // The CSV of a sweep: grid-key columns, then metrics (records_csv without wall time), one
 // row per point present, in grid order.

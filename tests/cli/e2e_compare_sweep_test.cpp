@@ -138,6 +138,32 @@ TEST(CliE2E, EmitJobsParallelMergeEqualsLocalSweep) {
     EXPECT_EQ(test::count_of(partial.out, "\n"), 4u);
 }
 
+// A second sweep emitted into the folder of a first: the first's points must not be merged
+// as the second's results.
+TEST(CliE2E, MergeRefusesPointsOfAnotherSweep) {
+    const std::string d = test::fresh_dir("e2e-stale");
+    const auto emit = [&](const std::string& values) {
+        return run_cmd(nestvp({"sweep", k_ref, "--set", "run.duration_s=0.05", "--grid",
+                               "l2.vcpus=" + values, "--emit-jobs", d + "/e"}),
+                       d);
+    };
+    ASSERT_EQ(emit("2,3").code, 0);
+    ASSERT_EQ(std::system(("sh '" + d + "/e/jobs.txt' > /dev/null 2>&1").c_str()), 0);
+    ASSERT_EQ(run_cmd(nestvp({"merge", d + "/e"}), d).code, 0);
+    const auto again = emit("5,6");
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_NE(again.err.find("warning: " + d + "/e already holds 2 point-*.json"),
+              std::string::npos)
+        << again.err;
+    const auto merged = run_cmd(nestvp({"merge", d + "/e"}), d);
+    EXPECT_EQ(merged.code, 2);
+    EXPECT_EQ(merged.out, "");
+    EXPECT_NE(merged.err.find(d + "/e/point-0000.json: settings differ from sweep.json: "
+                                  "l2.vcpus: '2', sweep.json has '5'"),
+              std::string::npos)
+        << merged.err;
+}
+
 TEST(CliE2E, SlurmArrayScriptRunsEachLine) {
     const std::string d = test::fresh_dir("e2e-slurm");
     const std::vector<std::string> grid = {"sweep", k_ref,    "--set",

@@ -108,10 +108,11 @@ TEST(SweepPlan, EmittedJobsRunInAShellAndMergeInOrder) {
         << jobs;
     // Run the lines in reverse order; merge still gives grid order.
     ASSERT_EQ(std::system(("tac '" + dir + "/jobs.txt' | sh").c_str()), 0);
-    std::vector<std::string> problems;
+    std::vector<std::string> problems, stale;
     const sweep_plan q = parse_sweep_manifest(test::slurp(dir + "/sweep.json"), "sweep.json");
-    const auto pts = load_points(q, dir, problems);
+    const auto pts = load_points(q, dir, problems, stale);
     EXPECT_TRUE(problems.empty());
+    EXPECT_TRUE(stale.empty());
     const std::string csv = sweep_csv(q, pts);
     EXPECT_EQ(csv.substr(0, csv.find('\n')).rfind("k,sim_seconds,", 0), 0u);
     EXPECT_NE(csv.find("\n3,1,1,false,3,"), std::string::npos) << csv;
@@ -120,11 +121,23 @@ TEST(SweepPlan, EmittedJobsRunInAShellAndMergeInOrder) {
     // A missing point is named and left out.
     std::remove((dir + "/point-0001.json").c_str());
     problems.clear();
-    const auto some = load_points(q, dir, problems);
+    const auto some = load_points(q, dir, problems, stale);
     ASSERT_EQ(problems.size(), 1u);
     EXPECT_NE(problems[0].find("point-0001.json"), std::string::npos);
     EXPECT_FALSE(some[1].has_value());
     EXPECT_EQ(test::count_of(sweep_csv(q, some), "\n"), 3u);
+    // A later sweep emitted into the same folder: its plan does not match the points left.
+    EXPECT_EQ(existing_point_files(dir),
+              (std::vector<std::string>{"point-0000.json", "point-0002.json"}));
+    const sweep_plan later = make_sweep_plan("/abs/ref.yaml", {}, {parse_grid("k=5,6,7")});
+    problems.clear();
+    const auto none = load_points(later, dir, problems, stale);
+    ASSERT_EQ(stale.size(), 2u);
+    EXPECT_NE(stale[0].find("point-0000.json: settings differ from sweep.json: k: '3', "
+                            "sweep.json has '5'"),
+              std::string::npos)
+        << stale[0];
+    EXPECT_FALSE(none[0].has_value());
 }
 
 }  // namespace
