@@ -153,8 +153,9 @@ int run_platform_child(const options& o) {
         "hdec_irqs=%llu evals=%llu skipped=%llu\n",
         o.impl.c_str(), wall, cpu, r.sim_seconds, count("l2.set_dec") + count("l1.set_timer"),
         count("l2.timer_interrupts") + count("l1.timer_interrupts"),
-        static_cast<unsigned long long>(
-            r.metrics.exits_by_reason.count("0x980") ? r.metrics.exits_by_reason.at("0x980") : 0),
+        static_cast<unsigned long long>(r.metrics.exits_by_reason.count("0x980 HDEC")
+                                            ? r.metrics.exits_by_reason.at("0x980 HDEC")
+                                            : 0),
         static_cast<unsigned long long>(rtl_timer_unit::total_evaluations()),
         static_cast<unsigned long long>(rtl_timer_unit::total_ticks_skipped()));
     return 0;

@@ -152,42 +152,6 @@ std::string xml_escape(const std::string& s) {
     return out;
 }
 
-std::string exit_reason_key(unsigned reason) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%x", reason);
-    return buf;
-}
-
-std::string exit_reason_name(unsigned reason) {
-    // nested-virtualization.md §2.5 (documented H_GUEST_RUN_VCPU exit reasons).
-    switch (reason) {
-        case 0x000:
-            return "stopped/cede consumed";
-        case 0x500:
-            return "external";
-        case 0x900:
-            return "DEC";
-        case 0x980:
-            return "HDEC";
-        case 0xc00:
-            return "hcall";
-        case 0xe00:
-            return "HDSI";
-        case 0xe20:
-            return "HISI";
-        case 0xe40:
-            return "HEA";
-        case 0xe80:
-            return "H doorbell";
-        case 0xea0:
-            return "H virtualization";
-        case 0xf80:
-            return "HV facility unavailable";
-        default:
-            return "";
-    }
-}
-
 std::string cdf_svg(const std::string& title, const std::string& x_label,
                     const std::vector<cdf_series>& series) {
     double lo = 0, hi = 0;

@@ -46,10 +46,6 @@ std::string line_chart_svg(const std::string& title, const std::string& x_label,
                            const std::vector<line_series>& series, bool points = true,
                            double y_top = 0);
 
-// "0x980" for 0x980; names the reason where nested-virtualization.md §2.5 does ("HDEC").
-std::string exit_reason_key(unsigned reason);
-std::string exit_reason_name(unsigned reason);
-
 // XML text escaping (& < > " ').
 std::string xml_escape(const std::string& s);
 

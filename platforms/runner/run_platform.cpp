@@ -12,16 +12,11 @@
 
 #include "models/local_time.h"
 #include "platforms/runner/nested_platform.h"
+#include "sw/gsb/papr.h"
 
 namespace nestvp {
 
 namespace {
-
-std::string hex_vector(uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof(buf), "0x%x", v);
-    return buf;
-}
 
 latency_summary to_summary(const latency_histogram& h) {
     latency_summary s;
@@ -66,7 +61,7 @@ void collect(const nested_platform& top, const nested_metrics& m, run_result& r)
     out.gsb_send = m.total(counter::l0_set_state);
     out.h_guest_run_vcpu = m.total(counter::l0_run_vcpu);
     out.h_enter_nested = m.total(counter::l0_enter_nested);
-    for (const auto& [vec, n] : m.exits_by_reason()) out.exits_by_reason[hex_vector(vec)] = n;
+    for (const auto& [vec, n] : m.exits_by_reason()) out.exits_by_reason[papr::exit_label(vec)] = n;
     out.arithoh_count = top.arithoh_count();
     for (unsigned k = 0; k < latency_kind_count; ++k)
         out.latencies[latency_kind_name(static_cast<latency_kind>(k))] =
@@ -79,7 +74,7 @@ void collect(const nested_platform& top, const nested_metrics& m, run_result& r)
             if (const uint64_t n = m.on_thread(static_cast<counter>(c), t))
                 out.vcpu_counters[t][counter_name(static_cast<counter>(c))] = n;
     for (const auto& [nr, n] : m.hcalls_by_number())
-        out.counters["l0.hcall." + hex_vector(static_cast<uint32_t>(nr))] = n;
+        out.counters["l0.hcall." + papr::hcall_label(nr)] = n;
     for (const auto& e : m.exit_records()) r.exits.push_back(exit_event{e.t_s, e.vcpu, e.vector});
     // Threads of different cores may run ahead of each other (models/local_time.h), so records
     // arrive in time order per vCPU only: order them by time, then vCPU.

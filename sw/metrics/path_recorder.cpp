@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sw/gsb/papr.h"
+
 namespace nestvp {
 
 const char* path_step_name(path_step s) {
@@ -56,24 +58,8 @@ const char* latency_reason_label(uint32_t reason, char (&buf)[32]) {
             return "hrtimer";
         case 0xC00 | latency_reason::cede_flag:
             return "0xc00 H_CEDE";
-        case 0x500:
-            return "0x500 external";
-        case 0x980:
-            return "0x980 HDEC";
-        case 0xC00:
-            return "0xc00 hcall";
-        case 0xE00:
-            return "0xe00 HDSI";
-        case 0xE20:
-            return "0xe20 HISI";
-        case 0xE40:
-            return "0xe40 HEA";
-        case 0xEA0:
-            return "0xea0 HVI";
-        case 0xF80:
-            return "0xf80 H_FAC";
-        default:
-            std::snprintf(buf, sizeof(buf), "0x%x", reason);
+        default:  // an exit vector: its label from papr.h, the one list of names
+            std::snprintf(buf, sizeof(buf), "%s", papr::exit_label(reason).c_str());
             return buf;
     }
 }

@@ -1,6 +1,8 @@
 // Hcall names for logs and counters (opcodes from papr.h).
 #include "sw/papr/papr.h"
 
+#include <cstdio>
+
 namespace nestvp {
 namespace papr {
 
@@ -45,6 +47,62 @@ const char* hcall_name(uint64_t opcode) {
         default:
             return nullptr;
     }
+}
+
+const char* exit_name(uint64_t vector) {
+    // nested-virtualization.md §2.5 (documented H_GUEST_RUN_VCPU exit reasons).
+    switch (vector) {
+        case EXIT_NONE:
+            return "stopped";
+        case EXIT_EXTERNAL:
+            return "external";
+        case EXIT_DEC:
+            return "DEC";
+        case EXIT_HDEC:
+            return "HDEC";
+        case EXIT_HCALL:
+            return "hcall";
+        case EXIT_HDSI:
+            return "HDSI";
+        case EXIT_HISI:
+            return "HISI";
+        case EXIT_HEA:
+            return "HEA";
+        case EXIT_HMI:
+            return "HMI";
+        case EXIT_H_DOORBELL:
+            return "H_DOORBELL";
+        case EXIT_HVIRT:
+            return "HVI";
+        case EXIT_PERFMON:
+            return "PERFMON";
+        case EXIT_HFAC:
+            return "H_FAC";
+        case EXIT_L0_HDEC:
+            return "L0_HDEC";
+        default:
+            return nullptr;
+    }
+}
+
+namespace {
+
+std::string hex(uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+}  // namespace
+
+std::string exit_label(uint64_t vector) {
+    const char* n = exit_name(vector);
+    return n ? hex(vector) + " " + n : hex(vector);
+}
+
+std::string hcall_label(uint64_t opcode) {
+    const char* n = hcall_name(opcode);
+    return n ? std::string(n) + " (" + hex(opcode) + ")" : hex(opcode);
 }
 
 }  // namespace papr

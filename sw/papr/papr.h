@@ -5,6 +5,7 @@
 // QEMU include/hw/ppc/spapr.h / spapr_nested.h (H_UNSUPPORTED_FLAG, H_IN_USE, limits).
 // nested-virtualization.md §5.4 lists the hcalls; §2.6 the exit vectors.
 #include <cstdint>
+#include <string>
 
 namespace nestvp {
 namespace papr {
@@ -121,6 +122,15 @@ constexpr uint64_t EXIT_HVIRT = 0xEA0;
 constexpr uint64_t EXIT_PERFMON = 0xF00;
 constexpr uint64_t EXIT_HFAC = 0xF80;      // hypervisor facility unavailable
 constexpr uint64_t EXIT_L0_HDEC = 0x1980;  // KVM-internal: L1's hdec_expiry reached (§2.4)
+
+// Name of an exit vector ("HDEC"), or nullptr when unknown.
+const char* exit_name(uint64_t vector);
+
+// ---- Labels: the one place codes get their names in tables, CSV and JSON ----
+// "0x980 HDEC": the number first, so keys sort and grep by it; "0x123" when unnamed.
+std::string exit_label(uint64_t vector);
+// "H_CEDE (0xe0)": the name first, as hcalls are known by it; "0x123" when unnamed.
+std::string hcall_label(uint64_t opcode);
 
 }  // namespace papr
 }  // namespace nestvp

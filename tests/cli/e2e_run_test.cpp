@@ -159,6 +159,9 @@ TEST(CliE2E, RunFromARecordReproducesIt) {
     EXPECT_EQ(a.platform_sha256.size(), 64u);
     EXPECT_EQ(a.config["l2.vcpus"], 2);
     EXPECT_TRUE(a.config["l0.costs.hcall_entry"].contains("source")) << a.config.dump();
+    // Codes carry their names with their numbers.
+    EXPECT_GT(a.result.metrics.exits_by_reason.count("0x980 HDEC"), 0u);
+    EXPECT_GT(a.result.metrics.counters.count("l0.hcall.H_GUEST_RUN_VCPU (0x480)"), 0u);
     const auto same = run_cmd(nestvp({"run", "--from", d + "/a.json", "--quiet"}), d);
     EXPECT_EQ(same.code, 0) << same.err;
     EXPECT_NE(same.err.find("reproduced"), std::string::npos) << same.err;

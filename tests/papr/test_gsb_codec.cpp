@@ -266,6 +266,16 @@ TEST(Papr, ReturnCodesMatchHvcallH) {
     EXPECT_EQ(hcall_name(0x12345), nullptr);
 }
 
+// Reports carry a code's name with its number; unnamed codes keep the number alone.
+TEST(GsbCodec, CodesHaveLabels) {
+    EXPECT_EQ(exit_label(EXIT_HDEC), "0x980 HDEC");
+    EXPECT_EQ(exit_label(EXIT_HCALL), "0xc00 hcall");
+    EXPECT_EQ(exit_label(0x123), "0x123");
+    EXPECT_EQ(hcall_label(H_GUEST_RUN_VCPU), "H_GUEST_RUN_VCPU (0x480)");
+    EXPECT_EQ(hcall_label(H_CEDE), "H_CEDE (0xe0)");
+    EXPECT_EQ(hcall_label(0x12345), "0x12345");
+}
+
 TEST(GsbCodec, ExtentCoversExactlyTheElements) {
     gsb_builder b;
     b.add_u64(gsid::NIA, 1).add_u32(gsid::CR, 2).add_vsr(0, 3, 4);

@@ -55,8 +55,8 @@ run_metrics run(const std::string& sets) {
         const std::regex re("\"" + key + "\": *([0-9]+)");
         return std::regex_search(body, k, re) ? std::stod(k[1]) : 0.0;
     };
-    r.exits_c00 = count(j, "0xc00");
-    r.exits_980 = count(j, "0x980");
+    r.exits_c00 = count(j, "0xc00 hcall");
+    r.exits_980 = count(j, "0x980 HDEC");
     // "vcpus": {"0": {...}, "1": {...}}: each vCPU's object has flat counters only.
     const size_t at = j.find("\"vcpus\"");
     if (at == std::string::npos) throw std::runtime_error("no vcpus in the record");
