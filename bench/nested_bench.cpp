@@ -191,15 +191,17 @@ std::string newest_other_record(const std::string& exclude) {
     return names.empty() ? "" : dir + "/" + names.back();
 }
 
-void write_sample(std::ostream& os, const sample& s, bool last) {
-    os << "    {\"name\": \"" << s.name << "\", \"sim_s\": " << s.sim_s
-       << ", \"wall_s\": " << s.wall_s << ", \"cpu_s\": " << s.cpu_s
-       << ", \"max_rss_kib\": " << s.max_rss_kib << ", \"sc_events\": " << s.sc_events
-       << ", \"kvm_guest_exit\": " << s.exits
-       << ", \"sim_s_per_cpu_s\": " << ratio(s.sim_s, s.cpu_s)
-       << ", \"sc_events_per_cpu_s\": " << ratio(s.sc_events, s.cpu_s)
-       << ", \"host_ns_per_exit\": " << ratio(s.cpu_s * 1e9, s.exits) << "}"
-       << (last ? "\n" : ",\n");
+json sample_json(const sample& s) {
+    return json::object({{"name", s.name},
+                         {"sim_s", nestvp::json_num(s.sim_s)},
+                         {"wall_s", nestvp::json_num(s.wall_s)},
+                         {"cpu_s", nestvp::json_num(s.cpu_s)},
+                         {"max_rss_kib", s.max_rss_kib},
+                         {"sc_events", nestvp::json_num(s.sc_events)},
+                         {"kvm_guest_exit", nestvp::json_num(s.exits)},
+                         {"sim_s_per_cpu_s", nestvp::json_num(ratio(s.sim_s, s.cpu_s))},
+                         {"sc_events_per_cpu_s", nestvp::json_num(ratio(s.sc_events, s.cpu_s))},
+                         {"host_ns_per_exit", nestvp::json_num(ratio(s.cpu_s * 1e9, s.exits))}});
 }
 
 int long_run(const options& o) {
@@ -225,15 +227,17 @@ int long_run(const options& o) {
         early, last, peak, ratio(last, early), s.rss_trace.size());
     const std::string out =
         o.out.empty() ? k_src + "/bench/results/" + today() + "-long.json" : o.out;
+    json rss = json::array();
+    for (const auto& p : s.rss_trace)
+        rss.push_back(json::array({nestvp::json_num(p.first), p.second}));
+    json doc = json::object({{"date", today()},
+                             {"points", json::array({sample_json(s)})},
+                             {"rss_kib_early", early},
+                             {"rss_kib_last", last},
+                             {"rss_kib_peak", peak},
+                             {"rss_trace", rss}});
     std::ofstream os(out);
-    os << "{\n  \"date\": \"" << today() << "\",\n  \"points\": [\n";
-    write_sample(os, s, true);
-    os << "  ],\n  \"rss_kib_early\": " << early << ",\n  \"rss_kib_last\": " << last
-       << ",\n  \"rss_kib_peak\": " << peak << ",\n  \"rss_trace\": [";
-    for (size_t i = 0; i < s.rss_trace.size(); ++i)
-        os << (i ? ", " : "") << "[" << s.rss_trace[i].first << ", " << s.rss_trace[i].second
-           << "]";
-    os << "]\n}\n";
+    os << nestvp::json_text(doc);
     std::printf("record: %s\n", out.c_str());
     return 0;
 }
@@ -436,14 +440,17 @@ int main(int argc, char** argv) {
             std::printf("  (cannot read it: %s)\n", e.what());
         }
     }
-    std::ofstream os(out);
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
-    os << "{\n  \"date\": \"" << today() << "\",\n  \"quick\": " << (o.quick ? "true" : "false")
-       << ",\n  \"host\": \"" << host << "\",\n  \"nproc\": " << std::thread::hardware_concurrency()
-       << ",\n  \"points\": [\n";
-    for (size_t i = 0; i < all.size(); ++i) write_sample(os, all[i], i + 1 == all.size());
-    os << "  ]\n}\n";
+    json pts = json::array();
+    for (const sample& x : all) pts.push_back(sample_json(x));
+    const json doc = json::object({{"date", today()},
+                                   {"quick", o.quick},
+                                   {"host", host},
+                                   {"nproc", std::thread::hardware_concurrency()},
+                                   {"points", pts}});
+    std::ofstream os(out);
+    os << nestvp::json_text(doc);
     std::printf("\nrecord: %s\ntargets: %s\n", out.c_str(), ok ? "all met" : "some NOT met");
     return 0;  // a missed target is a finding to report, not a harness failure
 }
