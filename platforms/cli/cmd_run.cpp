@@ -65,7 +65,7 @@ struct run_args {
 // A record to re-run: the record, its document and the configuration it ran.
 struct from_record {
     run_record old;
-    json old_doc;
+    std::string old_text;
     platform_config cfg;
 };
 
@@ -75,7 +75,7 @@ from_record load_from_record(const std::string& path) {
     from_record f;
     const std::string text = read_text_file(path);
     f.old = parse_run_record(text, path);
-    f.old_doc = parse_json(text, path);
+    f.old_text = text;
     std::string why;
     if (f.old.platform_file.empty()) {
         why = "the record names no platform file";
@@ -252,7 +252,7 @@ int run_main(int argc, char** argv) {
         return exit_failure;
     }
     if (!pa.from.empty() && !rec.result.partial) {
-        const std::string d = first_record_difference(from.old_doc, run_record_doc(rec));
+        const std::string d = record_text_difference(from.old_text, pa.from, run_record_doc(rec));
         if (!d.empty()) {
             std::fprintf(stderr, "nestvp run: --from %s: not reproduced: %s\n", pa.from.c_str(),
                          d.c_str());

@@ -48,4 +48,20 @@ std::string first_record_difference(const json& old_doc, const json& new_doc) {
     return diff(old_doc, new_doc, "");
 }
 
+std::string record_text_difference(const std::string& old_text, const std::string& what,
+                                   const json& new_doc) {
+    const json old_doc = parse_json(old_text, what);
+    const std::string d = first_record_difference(old_doc, new_doc);
+    if (!d.empty()) return d;
+    json same = new_doc;
+    for (const auto& kv : old_doc.items())
+        if (host_dependent_field(kv.key())) same[kv.key()] = kv.value();
+    const std::string text = json_text(same);
+    if (text == old_text) return {};
+    size_t at = 0;
+    while (at < text.size() && at < old_text.size() && text[at] == old_text[at]) ++at;
+    return "the same fields, but the text differs from byte " + std::to_string(at) +
+           " (was the record rewritten by another tool?)";
+}
+
 }  // namespace nestvp

@@ -12,5 +12,9 @@ bool host_dependent_field(const std::string& key);
 // The path of the first field (document order of `old_doc`) whose value differs, e.g.
 // "metrics.counters.l1.blocks: 12 != 13"; "" when they agree.
 std::string first_record_difference(const json& old_doc, const json& new_doc);
+// The same check on the old record's bytes: the fields first, then the text of new_doc (with
+// the old record's host-dependent fields) must equal old_text byte for byte.
+std::string record_text_difference(const std::string& old_text, const std::string& what,
+                                   const json& new_doc);
 
 }  // namespace nestvp

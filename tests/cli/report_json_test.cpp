@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "platforms/report/json.h"
+#include "platforms/report/record_diff.h"
 #include "platforms/report/run_record.h"
 
 namespace nestvp {
@@ -332,6 +333,24 @@ TEST(RunRecord, PartialAndNonFiniteValuesSurvive) {
     const run_record back = parse_run_record(j, "p.json");
     EXPECT_TRUE(back.result.partial);
     EXPECT_EQ(back.result.metrics.latencies.at("nested_entry_latency_ns").all.p50, 0);
+}
+
+// run --from's check: the fields apart from wall_seconds and tool, then the bytes.
+TEST(RunRecord, ReproductionIgnoresHostFieldsAndNamesTheFirstDifference) {
+    const run_record r = sample_record();
+    const std::string old_text = run_record_json(r);
+    run_record again = r;
+    again.result.wall_seconds = 9.5;
+    again.tool_commit = "fffffff";
+    EXPECT_EQ(record_text_difference(old_text, "a.json", run_record_doc(again)), "");
+    again.result.metrics.counters["l1.blocks"] = 7;
+    EXPECT_EQ(record_text_difference(old_text, "a.json", run_record_doc(again)),
+              "metrics.counters.l1.blocks: 6 != 7");
+    // The same values in another layout are not the same bytes.
+    const std::string four = parse_json(old_text, "a.json").dump(4) + "\n";
+    EXPECT_EQ(record_text_difference(four, "a.json", run_record_doc(r))
+                  .rfind("the same fields, but the text differs from byte ", 0),
+              0u);
 }
 
 TEST(RunRecord, SettingsKeepFirstPositionAndLastValue) {
