@@ -27,6 +27,7 @@ namespace {
 
 const char* const k_help =
     "usage: nestvp run FILE.yaml [options]\n"
+    "       nestvp run --from RECORD.json [--json OUT] [--csv OUT] [--plot DIR] [--quiet]\n"
     "\n"
     "Simulates the platform FILE.yaml describes and prints a summary table.\n"
     "\n"
