@@ -89,7 +89,12 @@ from_record load_from_record(const std::string& path) {
         std::vector<std::string> sets;
         for (const auto& kv : f.old.settings) sets.push_back(kv.first + "=" + kv.second);
         f.cfg = load_platform(f.old.platform_file, sets);
-        return f;
+        // An included file may have changed under an unchanged top file.
+        const std::string d = f.old.config.is_null()
+                                  ? std::string()
+                                  : first_record_difference(f.old.config, config_json(f.cfg));
+        if (d.empty()) return f;
+        why = f.old.platform_file + " now merges to another configuration (" + d + ")";
     }
     if (f.old.config.is_null())
         throw std::runtime_error(why + ", and the record carries no merged configuration");

@@ -165,6 +165,17 @@ TEST(CliE2E, RunFromARecordReproducesIt) {
     const auto same = run_cmd(nestvp({"run", "--from", d + "/a.json", "--quiet"}), d);
     EXPECT_EQ(same.code, 0) << same.err;
     EXPECT_NE(same.err.find("reproduced"), std::string::npos) << same.err;
+    // An included file changed under the same top file: the merged configuration differs.
+    ASSERT_EQ(std::system(("sed -i 's/clock_hz: 3.0e9/clock_hz: 2.0e9/' '" + d +
+                           "/cores/power10-smt8.yaml'")
+                              .c_str()),
+              0);
+    const auto included = run_cmd(nestvp({"run", "--from", d + "/a.json", "--quiet"}), d);
+    EXPECT_EQ(included.code, 0) << included.err;
+    EXPECT_NE(included.err.find("now merges to another configuration (machine.core.clock_hz: "
+                                "3000000000 != 2000000000)"),
+              std::string::npos)
+        << included.err;
     // The file changed: the record's merged configuration runs, and says so.
     ASSERT_EQ(std::system(("echo '# edited' >> '" + d + "/reference.yaml'").c_str()), 0);
     const auto changed =
