@@ -34,11 +34,11 @@ void emit(module m, level l, const std::string& text);
 }  // namespace nestvp::log
 
 // NESTVP_LOG(log::module::l1, log::level::debug, "exit " << reason): formats only when enabled.
-#define NESTVP_LOG(mod, lvl, expr)                         \
-    do {                                                   \
-        if (::nestvp::log::enabled(mod, lvl)) {            \
-            std::ostringstream nestvp_log_os_;             \
-            nestvp_log_os_ << expr;                        \
+#define NESTVP_LOG(mod, lvl, expr)                               \
+    do {                                                         \
+        if (::nestvp::log::enabled(mod, lvl)) {                  \
+            std::ostringstream nestvp_log_os_;                   \
+            nestvp_log_os_ << expr;                              \
             ::nestvp::log::emit(mod, lvl, nestvp_log_os_.str()); \
-        }                                                  \
+        }                                                        \
     } while (0)

@@ -64,12 +64,10 @@ int merge_main(int argc, char** argv) {
     std::vector<std::string> problems, stale;
     const auto pts = load_points(plan, dir, problems, stale);
     if (!stale.empty()) {  // another sweep's points: merging them would mislabel results
-        for (const auto& p : stale) std::fprintf(stderr, "nestvp merge: %s
-", p.c_str());
+        for (const auto& p : stale) std::fprintf(stderr, "nestvp merge: %s\n", p.c_str());
         std::fprintf(stderr,
                      "nestvp merge: %zu point(s) were not run with this sweep.json's settings; "
-                     "nothing written
-",
+                     "nothing written\n",
                      stale.size());
         return exit_usage;
     }

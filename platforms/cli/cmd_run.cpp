@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include <systemc>
+
+#include "models/log.h"
 #include "platforms/cli/child_progress.h"
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
@@ -41,6 +44,8 @@ const char* const k_help =
     "  --dump-config          print the merged configuration with every default, do not run\n"
     "  --from RECORD.json     re-run a record (its platform file and settings; its merged\n"
     "                         configuration if the file changed) and check it reproduces\n"
+    "  --log MODULE=LEVEL     log on stderr: MODULE timer, thread, l0, l1, l2 or all; LEVEL\n"
+    "                         off, info or debug (repeatable; l1=debug: one line per exit)\n"
     "  --quiet                no progress line on stderr\n"
     "  --no-file-outputs      ignore the file's run.outputs.* (sweep and compare points use it)\n"
     "  --help                 this text\n"
@@ -51,6 +56,16 @@ const char* const k_help =
     "record differs from the old one (wall_seconds and the tool aside): the first field is "
     "named.\n";
 
+// Log lines (models/log.h) go to stderr, so stdout keeps only the table or the record.
+void report_to_stderr(const sc_core::sc_report& r, const sc_core::sc_actions& a) {
+    if (r.get_severity() == sc_core::SC_INFO &&
+        std::string(r.get_msg_type()).rfind("nestvp/", 0) == 0) {
+        std::fprintf(stderr, "%s: %s\n", r.get_msg_type(), r.get_msg());
+        return;
+    }
+    sc_core::sc_report_handler::default_handler(r, a);
+}
+
 std::string stem_of(const std::string& path) {
     std::string s = path.substr(path.find_last_of('/') + 1);
     const auto dot = s.rfind('.');
@@ -60,6 +75,7 @@ std::string stem_of(const std::string& path) {
 struct run_args {
     std::vector<std::string> files, sets;
     std::string json, csv, plot, plot_data, progress_file, trace, trace_window, from;
+    std::vector<std::string> logs;
     bool no_file_outputs = false, dump_config = false, quiet = false;
 };
 
@@ -122,12 +138,18 @@ int run_main(int argc, char** argv) {
     cli.value("--trace-window", pa.trace_window);
     cli.flag("--dump-config", pa.dump_config);
     cli.value("--from", pa.from);
+    cli.list("--log", pa.logs);
     cli.flag("-q,--quiet", pa.quiet);
     settings_list settings;
     platform_config cfg, recorded_cfg;
     from_record from;
     try {
         if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
+        for (const auto& l : pa.logs) {
+            std::string why;
+            if (!log::apply(l, why)) throw usage_error("nestvp run: --log " + l + ": " + why);
+        }
+        if (!pa.logs.empty()) sc_core::sc_report_handler::set_handler(report_to_stderr);
         const bool rerun = !pa.from.empty();
         if (rerun) {
             if (!pa.files.empty() || !pa.sets.empty())
@@ -180,7 +202,9 @@ int run_main(int argc, char** argv) {
         return exit_usage;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp run: %s: %s\n",
-                     !pa.from.empty() ? pa.from.c_str() : pa.files.empty() ? "?" : pa.files[0].c_str(),
+                     !pa.from.empty()   ? pa.from.c_str()
+                     : pa.files.empty() ? "?"
+                                        : pa.files[0].c_str(),
                      e.what());
         return exit_usage;
     }
@@ -188,7 +212,7 @@ int run_main(int argc, char** argv) {
         std::fputs(dump_config(cfg).c_str(), stdout);
         return flush_stdout("run") ? exit_ok : exit_failure;
     }
-    // issue 7, Faults: an output that cannot be written is reported before simulating.
+    // An output that cannot be written is reported before simulating.
     const std::string plot_data = pa.plot_data;
     for (const auto& out :
          {std::make_pair("--json", cfg.run.json_path), std::make_pair("--csv", cfg.run.csv_path),

@@ -1,5 +1,5 @@
 #pragma once
-// SIGINT as a flag (issue 7, Faults): the handler only records the signal; a run polls the
+// SIGINT as a flag: the handler only records the signal; a run polls the
 // flag through run_options::should_stop, stops, writes partial metrics and exits 130.
 namespace nestvp {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The progress line of a long run (issue 6 item 7): simulated time done, rate and ETA.
+// The progress line of a long run: simulated time done, rate and ETA.
 // Shown on stderr only after about 2 s of wall time, only on a TTY, never with --quiet;
 // the caller decides where it goes, this class decides what it says and when.
 #include <string>

@@ -424,25 +424,4 @@ std::string ensure_directory(const std::string& path) {
     return {};
 }
 
-bool check_command_outputs(const char* command, const char* file_flag, const std::string& file,
-                           const std::string& plot_dir) {
-    if (!file.empty()) {
-        const std::string why = check_writable_file(file);
-        if (!why.empty()) {
-            std::fprintf(stderr, "nestvp %s: %s %s: cannot write: %s\n", command, file_flag,
-                         file.c_str(), why.c_str());
-            return false;
-        }
-    }
-    if (!plot_dir.empty()) {
-        const std::string why = ensure_directory(plot_dir);
-        if (!why.empty()) {
-            std::fprintf(stderr, "nestvp %s: --plot %s: %s\n", command, plot_dir.c_str(),
-                         why.c_str());
-            return false;
-        }
-    }
-    return true;
-}
-
 }  // namespace nestvp

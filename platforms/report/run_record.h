@@ -57,9 +57,5 @@ void write_text_file(const std::string& path, const std::string& text);
 std::string check_writable_file(const std::string& path);
 // Creates a directory (and its parents) if missing; returns an empty string or the reason.
 std::string ensure_directory(const std::string& path);
-// Checks a command's output file (flag, path; empty path: none) and plot folder before any
-// simulation; on a problem prints "nestvp CMD: FLAG PATH: ..." on stderr and returns false.
-bool check_command_outputs(const char* command, const char* file_flag, const std::string& file,
-                           const std::string& plot_dir);
 
 }  // namespace nestvp

@@ -12,7 +12,7 @@
 
 #include "models/local_time.h"
 #include "platforms/runner/nested_platform.h"
-#include "sw/gsb/papr.h"
+#include "sw/papr/papr.h"
 
 namespace nestvp {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "sw/gsb/papr.h"
+#include "sw/papr/papr.h"
 
 namespace nestvp {
 

@@ -133,7 +133,7 @@ TEST(CliE2E, RunWritesTableJsonCsvAndIsDeterministic) {
     const std::string csv = test::slurp(d + "/a.csv");
     EXPECT_EQ(test::count_of(csv, "\n"), 2u);
     EXPECT_EQ(csv.rfind("run.duration_s,l1.dec_policy,sim_seconds,", 0), 0u) << csv;
-    // Same file and seed: byte-identical JSON apart from the wall time (issue 7, Determinism).
+    // Same file and seed: byte-identical JSON apart from the wall time.
     const auto r2 = run_cmd(nestvp({"run", k_ref, "--set", k_short, "--set",
                                     "l1.dec_policy=no-cancel", "--json", d + "/b.json", "--quiet"}),
                             d);
@@ -293,7 +293,7 @@ std::string stderr_on_tty(const std::vector<std::string>& extra, double wall_s) 
 }
 
 TEST(CliE2E, ProgressOnATerminalAfterTwoSeconds) {
-    // issue 6 item 7: simulated time done, rate and ETA, on stderr, only on a TTY.
+    // Simulated time done, rate and ETA, on stderr, only on a TTY.
     const std::string tty = stderr_on_tty({}, 3.5);
     EXPECT_NE(tty.find("simulated "), std::string::npos) << tty;
     EXPECT_NE(tty.find(" of 100000.00 s"), std::string::npos) << tty;
@@ -323,6 +323,32 @@ TEST(CliE2E, SweepAndCompareProgressWhilePointsRun) {
         {"compare", k_ref, "--set", "run.duration_s=100000", "--vs", "l1.dec_policy=cancel"}, 3.5);
     EXPECT_NE(cmp.find("compare: 0 of 2 sides done, 2 running, "), std::string::npos) << cmp;
     EXPECT_NE(cmp.find("%, ETA "), std::string::npos) << cmp;
+}
+
+// --log l1=debug: one line per L1 run-loop pass on stderr, stdout untouched; none by default.
+TEST(CliE2E, LogL1DebugPrintsOneLinePerExit) {
+    const std::string d = test::fresh_dir("log");
+    const auto lines_of = [](const std::string& s, const std::string& prefix) {
+        size_t n = 0, at = 0;
+        while ((at = s.find(prefix, at)) != std::string::npos) ++n, at += prefix.size();
+        return n;
+    };
+    const test::cmd_result on =
+        run_cmd(nestvp({"run", k_ref, "--quiet", "--set", "run.duration_s=0.01", "--log",
+                        "l1=debug", "--json", d + "/on.json"}),
+                d);
+    ASSERT_EQ(on.code, 0) << on.err;
+    const run_record rec = parse_run_record(test::slurp(d + "/on.json"), "on.json");
+    EXPECT_GT(rec.result.metrics.kvm_guest_exit, 50u);
+    EXPECT_EQ(lines_of(on.err, "nestvp/l1: "), rec.result.metrics.kvm_guest_exit);
+    EXPECT_EQ(lines_of(on.out, "nestvp/l1: "), 0u);
+    const test::cmd_result off =
+        run_cmd(nestvp({"run", k_ref, "--quiet", "--set", "run.duration_s=0.01"}), d);
+    ASSERT_EQ(off.code, 0);
+    EXPECT_EQ(lines_of(off.err, "nestvp/"), 0u);
+    const test::cmd_result bad = run_cmd(nestvp({"run", k_ref, "--log", "l1=loud"}), d);
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("nestvp run: --log l1=loud: level 'loud'"), std::string::npos);
 }
 
 }  // namespace

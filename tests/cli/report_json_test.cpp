@@ -1,4 +1,4 @@
-// JSON writer/reader and the run record layout (issue 6 item 3, issue 7 Determinism).
+// JSON writer/reader and the run record layout.
 #include <gtest/gtest.h>
 
 #include <cmath>

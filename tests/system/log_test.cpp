@@ -26,8 +26,7 @@ void collect(const sc_core::sc_report& r, const sc_core::sc_actions& a) {
 
 uint64_t run_reference(double seconds) {
     const nestvp::platform_config cfg = nestvp::load_platform(
-        std::string(NESTVP_SOURCE_DIR) + "/platforms/reference.yaml",
-        {"l1.dec_policy=no-cancel"});
+        std::string(NESTVP_SOURCE_DIR) + "/platforms/reference.yaml", {"l1.dec_policy=no-cancel"});
     nestvp::nested_metrics metrics(cfg.l2.vcpus);
     nestvp::nested_platform top("platform", cfg, metrics);
     sc_core::sc_report_handler::set_handler(collect);
@@ -46,7 +45,8 @@ TEST(log, l1_debug_prints_one_line_per_exit) {
     EXPECT_EQ(g_lines.size(), passes);
     EXPECT_NE(g_lines.front().find("GET_STATE"), std::string::npos) << g_lines.front();
     bool saw_cede = false;
-    for (const auto& l : g_lines) saw_cede = saw_cede || l.find("exit 0xc00 H_CEDE") != std::string::npos;
+    for (const auto& l : g_lines)
+        saw_cede = saw_cede || l.find("exit 0xc00 H_CEDE") != std::string::npos;
     EXPECT_TRUE(saw_cede);
 }
 
