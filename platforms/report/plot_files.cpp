@@ -96,6 +96,11 @@ std::vector<std::string> write_sweep_plots(const std::string& dir, const sweep_p
             }
             series.push_back(std::move(s));
         }
+        // A metric that is zero at every point (h_enter_nested under v2) says nothing: no chart.
+        bool any = false;
+        for (const auto& ls : series)
+            for (double v : ls.y) any = any || (v == v && v != 0);
+        if (!any) continue;
         const std::string unit = unit_of_key(xa.key);
         const std::string x_label =
             xa.key + (unit.empty() ? " (setting value)" : " (" + unit + ")");
