@@ -438,11 +438,12 @@ std::string format_value(const param_def& d, const param_value& v) {
     return "";
 }
 
-void print_params_table(std::ostream& out, const std::string& prefix) {
-    const platform_config def = default_platform();
+void print_params_table(std::ostream& out, const std::string& prefix,
+                        const platform_config* values) {
+    const platform_config def = values ? *values : default_platform();
     char line[512];
-    std::snprintf(line, sizeof line, "%-34s %-9s %-22s %-6s %-32s %s\n", "KEY", "TYPE", "DEFAULT",
-                  "UNIT", "RANGE", "DESCRIPTION");
+    std::snprintf(line, sizeof line, "%-34s %-9s %-22s %-6s %-32s %s\n", "KEY", "TYPE",
+                  values ? "VALUE" : "DEFAULT", "UNIT", "RANGE", "DESCRIPTION");
     out << line;
     for (const auto& d : param_schema()) {
         if (!prefix.empty() && d.path.compare(0, prefix.size(), prefix) != 0) continue;
@@ -457,9 +458,11 @@ void print_params_table(std::ostream& out, const std::string& prefix) {
     }
 }
 
-void print_params_markdown(std::ostream& out, const std::string& prefix) {
-    const platform_config def = default_platform();
-    out << "| key | type | default | unit | range | description |\n";
+void print_params_markdown(std::ostream& out, const std::string& prefix,
+                           const platform_config* values) {
+    const platform_config def = values ? *values : default_platform();
+    out << "| key | type | " << (values ? "value" : "default")
+        << " | unit | range | description |\n";
     out << "|---|---|---|---|---|---|\n";
     for (const auto& d : param_schema()) {
         if (!prefix.empty() && d.path.compare(0, prefix.size(), prefix) != 0) continue;

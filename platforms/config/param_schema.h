@@ -69,7 +69,11 @@ std::string format_real(double v);
 std::string yaml_quote(const std::string& s);
 
 // `nestvp params`: every key with type, default, unit, range and description.
-void print_params_table(std::ostream& out, const std::string& prefix = "");
-void print_params_markdown(std::ostream& out, const std::string& prefix = "");
+// Every key (starting with `prefix`) with its default, or with its value in `values` when given
+// (a platform file's, after its includes and --set).
+void print_params_table(std::ostream& out, const std::string& prefix = "",
+                        const platform_config* values = nullptr);
+void print_params_markdown(std::ostream& out, const std::string& prefix = "",
+                           const platform_config* values = nullptr);
 
 }  // namespace nestvp

@@ -353,3 +353,26 @@ TEST(CliE2E, LogL1DebugPrintsOneLinePerExit) {
 
 }  // namespace
 }  // namespace nestvp
+
+namespace nestvp {
+namespace {
+
+// `params --platform FILE` shows that platform's values, not the schema's defaults.
+TEST(CliE2E, ParamsShowAPlatformsValues) {
+    const std::string d = test::fresh_dir("params-platform");
+    const test::cmd_result def = run_cmd(nestvp({"params", "l2.vcpus"}), d);
+    ASSERT_EQ(def.code, 0) << def.err;
+    EXPECT_NE(def.out.find("DEFAULT"), std::string::npos);
+    EXPECT_NE(def.out.find("integer   4 "), std::string::npos) << def.out;
+    const test::cmd_result ref = run_cmd(nestvp({"params", "l2.vcpus", "--platform", k_ref}), d);
+    ASSERT_EQ(ref.code, 0) << ref.err;
+    EXPECT_NE(ref.out.find("VALUE"), std::string::npos);
+    EXPECT_NE(ref.out.find("integer   3 "), std::string::npos) << ref.out;  // reference.yaml
+    const test::cmd_result set =
+        run_cmd(nestvp({"params", "l2.vcpus", "--platform", k_ref, "--set", "l2.vcpus=5"}), d);
+    EXPECT_NE(set.out.find("integer   5 "), std::string::npos) << set.out;
+    EXPECT_EQ(run_cmd(nestvp({"params", "--set", "l2.vcpus=5"}), d).code, 2);
+}
+
+}  // namespace
+}  // namespace nestvp
