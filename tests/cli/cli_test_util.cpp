@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "platforms/report/child_procs.h"
+#include "tests/support/sanitizer_notes.h"
 
 namespace nestvp::test {
 
@@ -38,7 +39,7 @@ cmd_result run_cmd(const std::vector<std::string>& argv, const std::string& dir)
     cmd_result r;
     r.code = run_children({j}, 1).at(0);
     r.out = slurp(j.stdout_path);
-    r.err = slurp(j.stderr_path);
+    r.err = without_sanitizer_notes(slurp(j.stderr_path));
     return r;
 }
 

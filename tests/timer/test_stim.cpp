@@ -15,6 +15,7 @@
 #include "platforms/config/stim_file.h"
 #include "platforms/runner/stim_runner.h"
 #include "sc_test_guard.h"
+#include "tests/support/sanitizer_notes.h"
 
 namespace nestvp {
 namespace {
@@ -168,7 +169,7 @@ TEST_P(StimBad, CommandExits2WithNoOutput) {
     ASSERT_TRUE(WIFEXITED(st));
     EXPECT_EQ(WEXITSTATUS(st), 2);
     EXPECT_EQ(slurp(tmp + ".out"), "");
-    const std::string err = slurp(tmp + ".err");
+    const std::string err = test::without_sanitizer_notes(slurp(tmp + ".err"));
     EXPECT_NE(err.find(path + ":" + c.where + ": "), std::string::npos) << err;
     EXPECT_EQ(err.rfind("nestvp stim: ", 0), 0u) << err;  // every message names the command
 }
