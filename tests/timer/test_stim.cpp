@@ -191,7 +191,7 @@ int run_cli(const std::string& args, std::string* out, std::string* err) {
                             ".out' 2>'" + tmp + ".err'";
     const int st = std::system(cmd.c_str());
     *out = slurp(tmp + ".out");
-    *err = slurp(tmp + ".err");
+    *err = test::without_sanitizer_notes(slurp(tmp + ".err"));
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
