@@ -9,18 +9,23 @@
 namespace nestvp {
 
 core::core(const sc_core::sc_module_name& name, uint64_t clock_hz, std::vector<double> smt_speed,
-           uint64_t tb_freq_hz)
+           uint64_t tb_freq_hz, double low_priority_share)
     : sc_core::sc_module(name),
       m_tb("tb", tb_freq_hz),
       m_clock_hz(clock_hz),
       m_smt_speed(std::move(smt_speed)),
-      m_active(m_smt_speed.size(), false) {
+      m_active(m_smt_speed.size(), false),
+      m_low(m_smt_speed.size(), false),
+      m_low_share(low_priority_share),
+      m_normal_rate(static_cast<double>(clock_hz) * (m_smt_speed.empty() ? 1.0 : m_smt_speed[0])) {
     if (m_smt_speed.empty() || m_smt_speed.size() > 8)
         throw std::invalid_argument("core: SMT table needs 1..8 entries");
     if (clock_hz == 0) throw std::invalid_argument("core: clock must be > 0 Hz");
     for (double s : m_smt_speed)
         if (!(s > 0.0 && s <= 1.0))
             throw std::invalid_argument("core: SMT speeds must be in (0, 1]");
+    if (!(low_priority_share > 0.0 && low_priority_share <= 1.0))
+        throw std::invalid_argument("core: the low-priority share must be in (0, 1]");
 }
 
 void core::set_active(unsigned thread_index, bool active) {
@@ -33,6 +38,31 @@ void core::set_active(unsigned thread_index, bool active) {
     m_busy_since = now;
     m_active[thread_index] = active;
     m_active_count += active ? 1 : -1;
+    rerate();
+}
+
+void core::set_low_priority(unsigned thread_index, bool low) {
+    if (thread_index >= m_low.size())
+        throw std::out_of_range("core: thread " + std::to_string(thread_index) + " out of range");
+    if (m_low[thread_index] == low) return;
+    local_time::sync();
+    m_low[thread_index] = low;
+    rerate();
+}
+
+void core::rerate() {
+    // The load: normal threads count 1, low-priority ones their share; the speed of a normal
+    // thread at a fractional load interpolates the table (at least one thread's worth).
+    double load = 0;
+    for (size_t i = 0; i < m_active.size(); ++i)
+        if (m_active[i]) load += m_low[i] ? m_low_share : 1.0;
+    load = std::clamp(load, 1.0, static_cast<double>(m_smt_speed.size()));
+    const auto k = static_cast<size_t>(load);  // 1..size
+    const double frac = load - static_cast<double>(k);
+    const double speed = k < m_smt_speed.size()
+                             ? m_smt_speed[k - 1] + frac * (m_smt_speed[k] - m_smt_speed[k - 1])
+                             : m_smt_speed[k - 1];
+    m_normal_rate = static_cast<double>(m_clock_hz) * speed;
     ++m_rerate_count;
     for (const member& t : m_threads) t.wake->notify();
 }

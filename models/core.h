@@ -2,6 +2,9 @@
 // A core: 1..8 SMT hardware threads sharing one time base and the core's throughput.
 // A per-core table gives one thread's speed when k threads are active; when a thread starts
 // or stops, computing threads are re-rated at that instant (piecewise constant, no polling).
+// A thread at low SMT priority (HMT_low / HMT_very_low, as in a guest's snooze loop) counts
+// as `low_priority_share` of a thread and runs at that share of a full thread's speed
+// (docs/core.md).
 #include <cstdint>
 #include <vector>
 
@@ -16,7 +19,7 @@ class core : public sc_core::sc_module, public local_time::wake_source {
 public:
     // smt_speed[k-1]: speed of one thread (fraction of the core clock) with k active threads.
     core(const sc_core::sc_module_name& name, uint64_t clock_hz, std::vector<double> smt_speed,
-         uint64_t tb_freq_hz);
+         uint64_t tb_freq_hz, double low_priority_share = 1.0);
 
     time_base& tb() { return m_tb; }
     uint64_t clock_hz() const { return m_clock_hz; }
@@ -26,10 +29,13 @@ public:
     void set_active(unsigned thread_index, bool active);
     bool is_active(unsigned thread_index) const;
     unsigned active_threads() const { return m_active_count; }
-    // Cycles per second one active thread retires now.
-    double thread_rate() const {
-        const unsigned k = m_active_count == 0 ? 1 : m_active_count;
-        return static_cast<double>(m_clock_hz) * m_smt_speed[k - 1];
+    // A thread lowers or restores its SMT priority (or/ori 1,1,1 and 2,2,2: HMT_low/_medium).
+    void set_low_priority(unsigned thread_index, bool low);
+    bool is_low_priority(unsigned thread_index) const { return m_low.at(thread_index); }
+    // Cycles per second the thread retires now. Threads at normal priority share the core as
+    // if n + share * m threads were active (n normal, m low), interpolating the SMT table.
+    double thread_rate(unsigned thread_index) const {
+        return m_low[thread_index] ? m_normal_rate * m_low_share : m_normal_rate;
     }
     // Incremented with every change of the active-thread count.
     uint64_t rerate_count() const { return m_rerate_count; }
@@ -45,11 +51,15 @@ public:
     sc_dt::uint64 next_wake() const override;
 
 private:
+    void rerate();
+
     time_base m_tb;
     uint64_t m_clock_hz;
     std::vector<double> m_smt_speed;
-    std::vector<bool> m_active;
+    std::vector<bool> m_active, m_low;
     unsigned m_active_count = 0;
+    double m_low_share;
+    double m_normal_rate;  // cycles/s of a normal-priority thread now
     uint64_t m_rerate_count = 0;
     double m_busy_acc = 0;
     sc_core::sc_time m_busy_since;

@@ -75,6 +75,10 @@ public:
         bool interrupted = false;
     };
     compute_result compute(double cycles);
+    // Busy-waits (a spin loop: the thread stays active) for `d` of simulated time or until
+    // `stop` is set, taking each interrupt as it comes (a handler may set `stop`). Returns true
+    // if the time ran out. The guest's snooze loop (docs/l2-kernel.md).
+    bool spin_for(const sc_core::sc_time& d, const bool& stop);
     // compute() until all cycles are done, taking each interrupt as it comes: OS-level ones go
     // to the running level's handler; HV-class ones in a guest trap to the hypervisor.
     void execute(double cycles);
@@ -95,7 +99,7 @@ public:
     // A stall of `d` that occupies the thread (a memory access's annotated delay): charged as
     // the cycles the thread retires in `d` at its current share of the core.
     void stall(const sc_core::sc_time& d) override {
-        charge(static_cast<double>(d.value()) / m_units_per_second * m_core.thread_rate());
+        charge(static_cast<double>(d.value()) / m_units_per_second * m_core.thread_rate(m_index));
     }
     // When the work charged so far ends if retired at the current rate (sc_time value): the
     // start of the software's next step, for path marks. Retires nothing.
@@ -140,6 +144,11 @@ public:
     // Called at every point where the thread's software acts (tracing); empty by default.
     void set_trace_hook(std::function<void()> hook) { m_trace_hook = std::move(hook); }
     bool active() const { return m_core.is_active(m_index); }
+    // SMT thread priority: low while spinning idle (HMT_low), normal otherwise.
+    void set_low_priority(bool low) {
+        settle();
+        m_core.set_low_priority(m_index, low);
+    }
 
     // Time passing in L0 (a TLM annotated delay): retires what is charged, then waits `d`.
     void wait_for(const sc_core::sc_time& d);
@@ -160,6 +169,8 @@ private:
         if (m_trace_hook) m_trace_hook();
     }
     void dispatch_interrupt();
+    double busy_segment(sc_dt::uint64 units, double cap, sc_dt::uint64& elapsed,
+                        unsigned& delta_waits);
     accounting current_accounting() const;
 
     core& m_core;
