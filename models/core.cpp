@@ -45,6 +45,15 @@ void core::set_low_priority(unsigned thread_index, bool low) {
     if (thread_index >= m_low.size())
         throw std::out_of_range("core: thread " + std::to_string(thread_index) + " out of range");
     if (m_low[thread_index] == low) return;
+    bool siblings = false;
+    for (size_t i = 0; i < m_active.size(); ++i)
+        if (i != thread_index && m_active[i]) siblings = true;
+    if (!siblings) {
+        // Nobody else runs on the core: no sibling to re-rate, so no need to catch up the
+        // kernel to this thread's local time first. The rate is the same either way.
+        m_low[thread_index] = low;
+        return;
+    }
     local_time::sync();
     m_low[thread_index] = low;
     rerate();

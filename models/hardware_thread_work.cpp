@@ -23,8 +23,7 @@ double hardware_thread::busy_segment(sc_dt::uint64 units, double cap, sc_dt::uin
         // Exact: no activity is pending before the segment ends (models/local_time.h), so
         // it ends at its deadline, as the wait below would, and counts the same cycles.
         elapsed = units;
-        const double done =
-            std::min(cap, sc_core::sc_time::from_value(units).to_seconds() * rate);
+        const double done = std::min(cap, sc_core::sc_time::from_value(units).to_seconds() * rate);
         m_cycles[current_accounting()] += done;
         return done;
     }
@@ -44,8 +43,7 @@ double hardware_thread::busy_segment(sc_dt::uint64 units, double cap, sc_dt::uin
     // the segment starts at local time, and nothing can wake the thread before that.
     const sc_core::sc_time start = sc_core::sc_time::from_value(local_time::fold());
     const sc_core::sc_time deadline = start + sc_core::sc_time::from_value(units);
-    m_seg_active = true, m_seg_acct = current_accounting(), m_seg_rate = rate,
-    m_seg_start = start;
+    m_seg_active = true, m_seg_acct = current_accounting(), m_seg_rate = rate, m_seg_start = start;
     m_wake.cancel();
     m_wake.notify(deadline - sc_core::sc_time_stamp());
     m_wake_at = deadline.value();
@@ -63,8 +61,7 @@ double hardware_thread::busy_segment(sc_dt::uint64 units, double cap, sc_dt::uin
     m_wake_at = ~sc_dt::uint64{0};
     m_seg_active = false;
     elapsed = (sc_core::sc_time_stamp() - start).value();
-    const double done =
-        std::min(cap, sc_core::sc_time::from_value(elapsed).to_seconds() * rate);
+    const double done = std::min(cap, sc_core::sc_time::from_value(elapsed).to_seconds() * rate);
     m_cycles[m_seg_acct] += done;
     return done;
 }

@@ -1,5 +1,7 @@
 #include "models/vcd_writer.h"
 
+#include <algorithm>
+
 #include <cerrno>
 #include <cstring>
 #include <set>
@@ -55,6 +57,7 @@ vcd_writer::vcd_writer(const std::string& path, const std::string& version,
 vcd_writer::~vcd_writer() {
     if (m_file) {
         if (!m_started) start(0);
+        write_pending();
         std::fclose(m_file);
     }
     open_paths().erase(m_path);
@@ -74,6 +77,7 @@ void vcd_writer::at(uint64_t time) {
         return;
     }
     if (time <= m_time) return;
+    write_pending();
     if (m_pulse_high) {
         // Strobes of the previous time end one unit later.
         m_time += 1;
@@ -95,13 +99,27 @@ void vcd_writer::set(int id, uint64_t value) {
         return;
     }
     if (s.pulse && value == 0) return;  // lowered one unit later
-    if (s.known && value == s.last) return;
-    emit(s, value);
+    m_pending.push_back({id, value});
     if (s.pulse) m_pulse_high = true;
 }
 
+void vcd_writer::write_pending() {
+    // Changes at one time go out in signal order, each signal's in the order they were made:
+    // the file does not depend on which process happened to run first at that time.
+    std::stable_sort(m_pending.begin(), m_pending.end(),
+                     [](const change& a, const change& b) { return a.id < b.id; });
+    for (const change& c : m_pending) {
+        signal& s = m_sigs[static_cast<size_t>(c.id)];
+        if (!(s.known && c.value == s.last)) emit(s, c.value);
+    }
+    m_pending.clear();
+}
+
 void vcd_writer::flush() {
-    if (m_file) std::fflush(m_file);
+    if (m_file) {
+        write_pending();
+        std::fflush(m_file);
+    }
 }
 
 void vcd_writer::start(uint64_t time) {

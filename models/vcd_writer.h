@@ -3,6 +3,7 @@
 // trace. Signals are declared first, under dotted scopes ("platform.thread0"); the header and a
 // $dumpvars are written at the first time, with the values set before it (x for the others).
 // Values are written only when they change, and a timestamp only when something changes at it.
+// The changes at one time are written in signal order when the time moves on (or at flush()).
 // "Pulse" signals (strobes) show for one time unit and then return to 0. One writer per file.
 #include <cstdint>
 #include <cstdio>
@@ -44,6 +45,12 @@ private:
     void start(uint64_t time);
     void stamp();  // the pending timestamp, before the first change at it
     void emit(signal& s, uint64_t value);
+    void write_pending();
+    struct change {
+        int id;
+        uint64_t value;
+    };
+    std::vector<change> m_pending;  // set() at the current time, not yet written
 
     std::string m_path, m_version, m_comment, m_timescale;
     std::FILE* m_file = nullptr;

@@ -168,6 +168,10 @@ std::vector<param_def> build_schema() {
     }
     t.push_back(string_key("machine.core.smt_source", {}, "where the smt_speed figures come from",
                            [](pc& c) -> std::string& { return c.machine.smt_source; }));
+    t.push_back(real_key("machine.core.smt_low_priority_share", 0, 1, true, "",
+                         "share of a thread that a sibling at low SMT priority (HMT_low: a "
+                         "snoozing guest) takes, and its speed relative to a normal thread",
+                         [](pc& c) -> double& { return c.machine.smt_low_priority_share; }));
     t.push_back(uint_key("machine.cores", 0, 1024, "",
                          "cores; 0 = as many as the hardware threads need",
                          [](pc& c) -> unsigned& { return c.machine.cores; }));
@@ -226,6 +230,18 @@ std::vector<param_def> build_schema() {
     t.push_back(real_key("l2.housekeeping_hz", 0, 10000, false, "Hz",
                          "housekeeping timer events per second on an idle vCPU",
                          [](pc& c) -> double& { return c.l2.housekeeping_hz; }));
+    t.push_back(bool_key("l2.snooze",
+                         "the pseries idle loop may snooze (spin at low SMT priority, no exit) "
+                         "before Shared Cede (cpuidle-pseries.c); false: every idle period cedes",
+                         [](pc& c) -> bool& { return c.l2.snooze; }));
+    t.push_back(real_key("l2.cede_target_residency_us", 0, 1e6, true, "us",
+                         "Shared Cede target residency; also the snooze timeout "
+                         "(cpuidle-pseries.c shared_states: 100 us)",
+                         [](pc& c) -> double& { return c.l2.cede_target_residency_us; }));
+    t.push_back(real_key("l2.cede_exit_latency_us", 0, 1e6, false, "us",
+                         "Shared Cede exit latency, the governor's latency bound "
+                         "(cpuidle-pseries.c shared_states: 10 us)",
+                         [](pc& c) -> double& { return c.l2.cede_exit_latency_us; }));
     add_costs(t, "l2");
     // Workloads
     t.push_back(uint_key("workload.arithoh_copies", 0, 1024, "",

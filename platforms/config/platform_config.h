@@ -35,6 +35,8 @@ struct machine_config {
     // Speed of one active thread when k threads of its core are active, k = 1..threads_per_core.
     std::vector<double> smt_speed = {1.0, 0.6, 0.45, 0.35};
     std::string smt_source = "assumption";
+    // Share of a thread that a sibling at low SMT priority (HMT_low, a snoozing guest) takes.
+    double smt_low_priority_share = 1.0;
     std::string timer_impl = "tlm";  // tlm | rtl | lockstep
     unsigned dec_bits = 56;          // implemented large-decrementer width (§2.1)
     bool large_dec = true;           // LPCR[LD] for the partitions
@@ -65,6 +67,10 @@ struct l2_config {
     unsigned hz = 100;             // periodic tick while busy
     bool nohz_idle = true;         // idle vCPUs program the next timer event only
     double housekeeping_hz = 2.0;  // timer events per second on an idle vCPU
+    // The pseries idle states (cpuidle-pseries.c shared_states): snooze, then Shared Cede.
+    bool snooze = true;
+    double cede_target_residency_us = 100;  // also snooze_timeout
+    double cede_exit_latency_us = 10;
     // L2 registered a dispatch trace log: every entry reads NIA for the DTL entry
     // (kvmppc_update_vpa_dispatch_p9, nested-virtualization.md §2.5).
     bool dtl = true;

@@ -43,7 +43,8 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     for (unsigned i = 0; i < ncores; ++i)
         m_cores.push_back(std::make_unique<core>(("core" + std::to_string(i)).c_str(),
                                                  cfg.machine.core_clock_hz, cfg.machine.smt_speed,
-                                                 cfg.machine.tb_freq_hz));
+                                                 cfg.machine.tb_freq_hz,
+                                                 cfg.machine.smt_low_priority_share));
     timer_unit_options topts;
     topts.impl = cfg.machine.timer_impl;
     topts.dec_bits = cfg.machine.dec_bits;
@@ -146,6 +147,9 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         p.hz = cfg.l2.hz;
         p.nohz_idle = cfg.l2.nohz_idle;
         p.housekeeping_hz = cfg.l2.housekeeping_hz;
+        p.snooze = cfg.l2.snooze;
+        p.cede_target_residency_us = cfg.l2.cede_target_residency_us;
+        p.cede_exit_latency_us = cfg.l2.cede_exit_latency_us;
         p.large_dec = cfg.machine.large_dec;
         p.dec_bits = cfg.machine.dec_bits;
         p.seed = cfg.run.seed;

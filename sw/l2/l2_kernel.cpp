@@ -10,6 +10,7 @@ namespace {
 // Synthetic kernel text addresses, so NIA/SRR0 say which path was interrupted.
 constexpr uint64_t nia_idle = 0xc000000000020000ull;
 constexpr uint64_t nia_cede = 0xc000000000020100ull;
+constexpr uint64_t nia_snooze = 0xc000000000020200ull;
 constexpr uint64_t nia_boot = 0xc000000000010000ull;
 constexpr uint64_t min_delta = 2;  // clockevents_config_and_register(dec, f, 2, max) (§6)
 }  // namespace
@@ -27,6 +28,7 @@ l2_kernel::l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& 
     const unsigned bits = params.large_dec ? params.dec_bits : 32;
     m_dec_max = (1ull << (bits - 1)) - 1;
     m_tick_period = thread.owner().tb().freq_hz() / std::max(1u, params.hz);
+    m_tb_per_us = static_cast<double>(thread.owner().tb().freq_hz()) / 1e6;
     ctx.nia = nia_boot;
 }
 
@@ -74,6 +76,7 @@ void l2_kernel::run_expired_timers(uint64_t now) {
         m_metrics.add(counter::l2_housekeeping, m_thread.id());
         exec(m_costs.housekeeping);
         m_next_housekeeping = now + next_housekeeping_interval();
+        if (m_idle) m_need_resched = true;  // the callback woke a kworker: leave the idle state
     }
 }
 
@@ -111,22 +114,76 @@ void l2_kernel::timer_interrupt(const interrupt_record& rec) {
     m_thread.set_nia(m_thread.irq().rfid());  // return to the interrupted code (§4.3)
 }
 
+l2_kernel::idle_state l2_kernel::select_idle_state(uint64_t now) const {
+    if (!m_params.snooze) return idle_state::cede;
+    // tick_nohz_get_sleep_length: the next timer event with the tick stopped.
+    const double next_timer_us =
+        m_work || m_next_housekeeping == ~0ull
+            ? 1e300
+            : static_cast<double>(m_next_housekeeping > now ? m_next_housekeeping - now : 0) /
+                  m_tb_per_us;
+    // menu_select: a timer due within Shared Cede's target residency -> state 0.
+    if (next_timer_us < m_params.cede_target_residency_us) return idle_state::snooze;
+    // The predicted idle length bounds the exit latency allowed (interactivity_req); below
+    // Shared Cede's exit latency only the polling state qualifies. menu predicts from its last
+    // eight intervals (get_typical_interval); this model from the last one.
+    const double predicted_us = std::min(next_timer_us, m_last_idle_us);
+    return predicted_us < m_params.cede_exit_latency_us ? idle_state::snooze : idle_state::cede;
+}
+
+void l2_kernel::snooze(uint64_t start) {
+    // snooze_loop: interrupts on, HMT_low/HMT_very_low, spin until need_resched or until
+    // snooze_timeout (the Shared Cede target residency) passes; no hcall, no exit.
+    m_metrics.add(counter::l2_snoozes, m_thread.id());
+    m_thread.set_nia(nia_snooze);
+    exception_logic& irq = m_thread.irq();
+    irq.set_msr(irq.msr() | msr::ee);
+    m_need_resched = false;
+    m_thread.set_low_priority(true);
+    const bool timed_out = m_thread.spin_for(
+        sc_core::sc_time(m_params.cede_target_residency_us, sc_core::SC_US), m_need_resched);
+    m_thread.set_low_priority(false);
+    m_poll_time_limit = timed_out;
+    if (timed_out) {
+        // menu_update: a polling state left at its time limit counts as idle until the next
+        // timer, so the next pick goes deeper.
+        m_metrics.add(counter::l2_snooze_timeouts, m_thread.id());
+        m_last_idle_us = 1e300;
+    } else {
+        m_last_idle_us = us_since(start);
+    }
+}
+
+void l2_kernel::cede(uint64_t start) {
+    // shared_cede_loop -> check_and_cede_processor: interrupts hard-disabled before H_CEDE
+    // (prep_irq_for_idle); H_CEDE returns with MSR[EE]=1 (PAPR, kvmppc_cede).
+    exception_logic& irq = m_thread.irq();
+    irq.set_msr(irq.msr() & ~msr::ee);
+    if (m_params.nohz_idle) m_tick_running = false;  // NO_HZ idle stops the tick
+    program_next_event();
+    m_metrics.add(counter::l2_cedes, m_thread.id());
+    m_thread.set_nia(nia_cede);
+    m_ctx.gpr[3] = papr::H_CEDE;
+    m_thread.guest_hcall();
+    // menu_update: the residency less the exit latency (half of it if shorter than twice that).
+    const double measured = us_since(start), lat = m_params.cede_exit_latency_us;
+    m_last_idle_us = measured > 2 * lat ? measured - lat : measured / 2;
+    m_poll_time_limit = false;
+}
+
 void l2_kernel::idle_loop() {
+    m_idle = true;
     for (;;) {
-        // cpuidle: stop the tick (NO_HZ idle), program the next timer event, cede.
+        // do_idle -> cpuidle_idle_call: the governor picks a state, the driver enters it.
         m_thread.set_nia(nia_idle);
         exec(m_costs.idle_enter);
-        // pseries idle: interrupts hard-disabled before H_CEDE (prep_irq_for_idle); H_CEDE
-        // returns with MSR[EE]=1 (PAPR, kvmppc_cede).
-        exception_logic& irq = m_thread.irq();
-        irq.set_msr(irq.msr() & ~msr::ee);
-        if (m_params.nohz_idle) m_tick_running = false;
-        program_next_event();
-        m_metrics.add(counter::l2_cedes, m_thread.id());
-        m_thread.set_nia(nia_cede);
-        m_ctx.gpr[3] = papr::H_CEDE;
-        m_thread.guest_hcall();
-        // H_CEDE returns with MSR[EE]=1: an expired DEC is taken here (timer_interrupt).
+        m_need_resched = false;
+        const uint64_t start = mftb();
+        if (select_idle_state(start) == idle_state::snooze)
+            snooze(start);
+        else
+            cede(start);
+        // An expired DEC is taken here once MSR[EE]=1 (timer_interrupt).
         exec(m_costs.idle_exit);
     }
 }

@@ -2,9 +2,11 @@
 // The L2 guest kernel of one vCPU (timer-facilities.md §6, nested-virtualization.md §4):
 // a clockevent on DEC (set_dec writes evt-1; minimum 2 ticks, maximum decrementer_max), a
 // timer_interrupt that handles due and early DECs, a periodic tick at l2.hz while busy, NO_HZ
-// idle that programs the next timer event, housekeeping timers on idle vCPUs, and an idle
-// loop that issues H_CEDE. In nestedv2 L2 takes its own DEC interrupts and rewrites DEC with
-// no exit. Each path charges its cost in cycles.
+// idle that programs the next timer event, housekeeping timers on idle vCPUs, and the pseries
+// idle loop: a cpuidle governor picks snooze (a spin at low SMT priority, no exit) or Shared
+// Cede (H_CEDE) (drivers/cpuidle/cpuidle-pseries.c, l2-idle-and-get-state-paths.md §1;
+// docs/l2-kernel.md). In nestedv2 L2 takes its own DEC interrupts and rewrites DEC with no
+// exit. Each path charges its cost in cycles.
 #include <cstdint>
 #include <random>
 
@@ -23,6 +25,11 @@ struct l2_params {
     unsigned hz = 100;
     bool nohz_idle = true;
     double housekeeping_hz = 2.0;
+    // The pseries shared-processor idle states: snooze (state 0) and Shared Cede (state 1).
+    // Without snooze every idle period cedes.
+    bool snooze = true;
+    double cede_target_residency_us = 100;  // also the snooze timeout (snooze_timeout)
+    double cede_exit_latency_us = 10;
     bool large_dec = true;
     unsigned dec_bits = 56;
     uint64_t seed = 1;
@@ -50,6 +57,16 @@ private:
     void run_expired_timers(uint64_t now);
     void program_next_event();
     void idle_loop();
+    enum class idle_state { snooze, cede };
+    // The governor's pick (menu_select, drivers/cpuidle/governors/menu.c), from the time to the
+    // next timer event and the last idle period's measured length (docs/l2-kernel.md).
+    idle_state select_idle_state(uint64_t now) const;
+    // snooze_loop: spin at HMT_low until need_resched or the timeout; returns the idle length.
+    void snooze(uint64_t start);
+    void cede(uint64_t start);
+    double us_since(uint64_t start_tb) {
+        return static_cast<double>(mftb() - start_tb) / m_tb_per_us;
+    }
     uint64_t next_housekeeping_interval();
 
     hardware_thread& m_thread;
@@ -64,6 +81,11 @@ private:
     uint64_t m_next_tick = ~0ull;
     uint64_t m_next_housekeeping = ~0ull;
     bool m_tick_running = false;
+    bool m_idle = false;             // in the idle loop (a timer callback then sets need_resched)
+    bool m_need_resched = false;     // TIF_NEED_RESCHED: ends a snooze
+    bool m_poll_time_limit = false;  // the last snooze hit its time limit (dev->poll_time_limit)
+    double m_last_idle_us = 1e300;   // menu_update's measured idle length, in µs
+    double m_tb_per_us;
     std::mt19937_64 m_rng;
 };
 

@@ -28,6 +28,8 @@ const char* counter_name(counter c) {
                                         "l2.ticks",
                                         "l2.housekeeping",
                                         "l2.cedes",
+                                        "l2.snoozes",
+                                        "l2.snooze_timeouts",
                                         "l2.set_dec"};
     static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(counter::count_),
                   "every counter has a name");

@@ -41,6 +41,8 @@ enum class counter : unsigned {
     l2_ticks,
     l2_housekeeping,
     l2_cedes,
+    l2_snoozes,          // snooze_loop entered (cpuidle-pseries state 0)
+    l2_snooze_timeouts,  // snoozes that ended at their time limit, not at need_resched
     l2_set_dec,
     count_
 };

@@ -367,7 +367,7 @@ TEST(CliE2E, ParamsShowAPlatformsValues) {
     const test::cmd_result ref = run_cmd(nestvp({"params", "l2.vcpus", "--platform", k_ref}), d);
     ASSERT_EQ(ref.code, 0) << ref.err;
     EXPECT_NE(ref.out.find("VALUE"), std::string::npos);
-    EXPECT_NE(ref.out.find("integer   3 "), std::string::npos) << ref.out;  // reference.yaml
+    EXPECT_NE(ref.out.find("integer   8 "), std::string::npos) << ref.out;  // reference.yaml
     const test::cmd_result set =
         run_cmd(nestvp({"params", "l2.vcpus", "--platform", k_ref, "--set", "l2.vcpus=5"}), d);
     EXPECT_NE(set.out.find("integer   5 "), std::string::npos) << set.out;

@@ -63,9 +63,15 @@ void expect_exact_and_cheaper(const run_pair& p) {
         << "run-ahead retired too few segments without a wait";
 }
 
+// Exact only: under no-cancel the stuck vCPUs snooze, and each snooze lowers and restores the
+// thread's SMT priority, a re-rate of the siblings that run-ahead must first catch up to
+// (core::set_low_priority). Run-ahead then saves no events here (bench/README.md).
 TEST(RunAhead, ReferenceNoCancelIsExact) {
-    expect_exact_and_cheaper(
-        run_both(k_ref, {"l1.dec_policy=no-cancel", "run.duration_s=0.3"}, "ref-no-cancel"));
+    const run_pair p =
+        run_both(k_ref, {"l1.dec_policy=no-cancel", "run.duration_s=0.3"}, "ref-no-cancel");
+    ASSERT_FALSE(p.with.empty());
+    EXPECT_NE(p.with.find("\"kvm_guest_exit\""), std::string::npos);
+    EXPECT_EQ(p.with, p.without);
 }
 
 TEST(RunAhead, ReferenceCancelIsExact) {

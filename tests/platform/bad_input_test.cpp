@@ -347,8 +347,8 @@ TEST(PlatformBadInput, SetBadCostCycles) {
 }
 
 TEST(PlatformBadInput, SetBreaksCrossCheck) {
-    expect_bad("../../../platforms/reference.yaml", {"workload.arithoh_copies=5"},
-               "--set workload.arithoh_copies=5", "workload.arithoh_copies", "<= l2.vcpus");
+    expect_bad("../../../platforms/reference.yaml", {"workload.arithoh_copies=9"},
+               "--set workload.arithoh_copies=9", "workload.arithoh_copies", "<= l2.vcpus");
 }
 
 TEST(PlatformBadInput, SetListSyntaxError) {
