@@ -132,6 +132,9 @@ public:
     // From the guest context: `sc 1` with the hcall in guest.gpr; blocks until re-entered and
     // returns the guest's r3 then.
     uint64_t guest_hcall();
+    // From the guest context: a store to emulated MMIO at `ea` (no translation for it in the
+    // partition): a Hypervisor Data Storage interrupt to the hypervisor; blocks until re-entered.
+    void guest_mmio_store(uint64_t ea);
     // From the L1 context: `sc 1` to L0 as a TLM transaction; frame.r[3] holds the number.
     void hcall(hcall_frame& frame);
 

@@ -10,6 +10,7 @@ trap_info hardware_thread::enter(sw_context& guest) {
     settle();
     // hrfid into the guest: HSRR0/1 <- its NIA and MSR (L-kvm enters guests this way, §4.3).
     m_guest = &guest;
+    m_irq.set_srr(guest.srr0, guest.srr1);
     m_irq.set_hsrr(guest.nia, guest.msr);
     m_irq.hrfid();
     m_tbr.set_offset(guest.tb_offset);
@@ -31,6 +32,8 @@ void hardware_thread::guest_trap(const trap_info& t) {
     sw_context* me = m_guest;
     me->nia = t.nia;
     me->msr = t.msr;
+    me->srr0 = m_irq.srr0();
+    me->srr1 = m_irq.srr1();
     m_handoff = local_time::hand_over();  // the hypervisor goes on at the trap's local time
     m_trap = t;
     m_trap_pending = true;
@@ -55,6 +58,21 @@ uint64_t hardware_thread::guest_hcall() {
     m_irq.set_msr(msr::sf | msr::hv | (m & (msr::me | msr::ri)));
     guest_trap(trap_info{0xC00, nia, m});
     return me->gpr[3];
+}
+
+void hardware_thread::guest_mmio_store(uint64_t ea) {
+    // HDSI (0xE00, Book III "Hypervisor Data Storage Interrupt"): HSRR0 <- the store's address,
+    // HSRR1 <- MSR; HDAR <- EA, HDSISR[38] (store), ASDR <- the guest real page; MSR HV=1.
+    settle();
+    sw_context* me = m_guest;
+    const uint64_t m = m_irq.msr();
+    m_irq.set_hsrr(me->nia, m);
+    m_irq.set_msr(msr::sf | msr::hv | (m & (msr::me | msr::ri)));
+    trap_info t{0xE00, me->nia, m};
+    t.hdar = ea;
+    t.hdsisr = 0x02000000ull;  // DSISR_ISSTORE
+    t.asdr = ea & ~0xFFFull;
+    guest_trap(t);
 }
 
 }  // namespace nestvp

@@ -39,6 +39,8 @@ struct trap_info {
     uint32_t vector = 0;
     uint64_t nia = 0;
     uint64_t msr = 0;
+    // Hypervisor Data Storage (0xE00): HDAR, HDSISR and ASDR as the hardware sets them.
+    uint64_t hdar = 0, hdsisr = 0, asdr = 0;
 };
 
 // What hypervisor firmware running on a hardware thread does to it: charge its work, stall,

@@ -18,6 +18,9 @@ struct sw_context {
     std::array<uint64_t, 32> gpr{};  // r3 carries hcall numbers and return codes
     uint64_t nia = 0;                // next instruction (synthetic addresses per code path)
     uint64_t msr = 0;                // MSR to resume with
+    // SRR0/1 while switched out: a hypervisor saves and restores its guest's (KVM's shregs),
+    // so a guest trapping from an interrupt handler still returns with rfid.
+    uint64_t srr0 = 0, srr1 = 0;
     uint64_t tb_offset = 0;          // TB offset in force while it runs (host ticks -> its TB)
     sc_core::sc_event resume;        // notified when the thread hands itself to this context
 };

@@ -99,6 +99,10 @@ const std::vector<cost_def>& cost_catalog() {
         {"l1", "handle_exit", 2000,
          "assumption: kvmppc_handle_exit_hv switch, counters and tracing",
          "exit handling by reason"},
+        {"l1", "mmio_emulate", 8000,
+         "assumption: kvmppc_hv_emulate_mmio: instruction decode, kvmppc_emulate_loadstore and "
+         "the in-kernel device's handling (an ioeventfd kick); range 3000-30000",
+         "an emulated MMIO access after an HDSI exit"},
         {"l1", "cede", 300, "assumption: kvmppc_cede sets MSR[EE] and ceded", "kvmppc_cede"},
         {"l1", "set_timer", 600, "assumption: hrtimer_start", "kvmppc_set_timer"},
         {"l1", "block", 3000, "assumption: schedule() out of the vCPU thread",
@@ -118,6 +122,10 @@ const std::vector<cost_def>& cost_catalog() {
          "L2 DEC interrupt"},
         {"l2", "tick", 3000, "assumption: scheduler tick, RCU and accounting",
          "periodic tick work"},
+        {"l2", "device_event", 5000,
+         "assumption: a device driver's work around one MMIO store (a virtio notify); range "
+         "1000-20000",
+         "device work that ends in a store to emulated MMIO"},
         {"l2", "housekeeping", 20000,
          "assumption: a short timer callback (vmstat, RCU, writeback timer)",
          "one housekeeping timer"},

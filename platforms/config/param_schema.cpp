@@ -242,6 +242,14 @@ std::vector<param_def> build_schema() {
                          "Shared Cede exit latency, the governor's latency bound "
                          "(cpuidle-pseries.c shared_states: 10 us)",
                          [](pc& c) -> double& { return c.l2.cede_exit_latency_us; }));
+    t.push_back(real_key("l2.devices.mmio_hz", 0, 1e6, false, "Hz",
+                         "stores to emulated MMIO per second (device work, e.g. virtio notifies); "
+                         "each is an HDSI exit whose source GPR L1 reloads (§4 of "
+                         "l2-idle-and-get-state-paths.md)",
+                         [](pc& c) -> double& { return c.l2.devices_mmio_hz; }));
+    t.push_back(uint_key("l2.devices.vcpu", 0, 1023, "",
+                         "the vCPU that does the device work (its interrupts' target)",
+                         [](pc& c) -> unsigned& { return c.l2.devices_vcpu; }));
     add_costs(t, "l2");
     // Workloads
     t.push_back(uint_key("workload.arithoh_copies", 0, 1024, "",

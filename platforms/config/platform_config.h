@@ -71,6 +71,9 @@ struct l2_config {
     bool snooze = true;
     double cede_target_residency_us = 100;  // also snooze_timeout
     double cede_exit_latency_us = 10;
+    // Device work that stores to emulated MMIO (HDSI exits), on one vCPU.
+    double devices_mmio_hz = 0;
+    unsigned devices_vcpu = 0;
     // L2 registered a dispatch trace log: every entry reads NIA for the DTL entry
     // (kvmppc_update_vpa_dispatch_p9, nested-virtualization.md §2.5).
     bool dtl = true;

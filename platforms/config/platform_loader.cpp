@@ -236,6 +236,14 @@ public:
                          std::to_string(cfg.workload.arithoh_copies) + " copies on " +
                              std::to_string(cfg.l2.vcpus) + " vCPUs");
         }
+        if (cfg.l2.devices_vcpu >= cfg.l2.vcpus) {
+            const bool dev_later = later("l2.devices.vcpu", "l2.vcpus");
+            const std::string key = dev_later ? "l2.devices.vcpu" : "l2.vcpus";
+            throw_config(place_of(key, top_file), key,
+                         "l2.devices.vcpu < l2.vcpus (a vCPU of the guest)",
+                         "vCPU " + std::to_string(cfg.l2.devices_vcpu) + " of " +
+                             std::to_string(cfg.l2.vcpus));
+        }
         const run_config& r = cfg.run;
         if (r.trace_end_s >= 0 && r.trace_end_s <= r.trace_start_s)
             throw_config(place_of("run.trace_window.end_s", top_file), "run.trace_window.end_s",

@@ -42,6 +42,8 @@ void l0_firmware::h_enter_nested(hv_thread_if& t, hcall_frame& f) {
     regs.nip = trap.nia;
     regs.msr = trap.msr;
     if (trap.vector == vector::hdecrementer) hv.hdar = 0;
+    if (trap.vector == papr::EXIT_HDSI)
+        hv.hdar = trap.hdar, hv.hdsisr = trap.hdsisr, hv.asdr = trap.asdr;
     mark(t, path_step::l0_write_output);
     rc = hv_guest_state_write(memory, hv_addr, hv);
     if (rc == papr::H_SUCCESS) rc = nested_pt_regs_write(memory, regs_addr, regs);

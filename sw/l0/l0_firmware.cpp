@@ -262,6 +262,11 @@ void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
     regs.nia = trap.nia;
     regs.msr = trap.msr;
     m_table.store_exit_regs(guest, vcpu, regs);
+    if (trap.vector == papr::EXIT_HDSI) {  // the fault registers the output reports (§6)
+        m_table.set_u64(guest, vcpu, gsid::HDAR, trap.hdar);
+        m_table.set_u64(guest, vcpu, gsid::HDSISR, trap.hdsisr);
+        m_table.set_u64(guest, vcpu, gsid::ASDR, trap.asdr);
+    }
     // The run-output buffer for this exit reason under l0.run_output (§2.6).
     mark(t, path_step::l0_write_output);
     const hcall_result out = m_table.end_run(guest, vcpu, trap.vector, m_policy, memory);

@@ -6,6 +6,7 @@
 #include "models/exception_logic.h"
 #include "models/local_time.h"
 #include "models/log.h"
+#include "models/power_insn.h"
 #include "sw/papr/gsb_codec.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/hv_guest_state.h"
@@ -114,6 +115,29 @@ void kvm_run_loop::kvmppc_cede() {
     }
     m_vcpu.ceded = true;
     if (m_vcpu.prodded) m_vcpu.prodded = m_vcpu.ceded = false;
+}
+
+void kvm_run_loop::emulate_mmio() {
+    // kvmppc_hv_emulate_mmio -> kvmppc_emulate_mmio: MSR (byte order), NIA (the instruction is
+    // loaded from there: kvmppc_get_last_inst), the store's source GPR
+    // (kvmppc_emulate_loadstore), the device access, then NIA past the store
+    // (l2-idle-and-get-state-paths.md §2). The HDSI output holds MSR and NIA but no GPR, so in
+    // nestedv2 the GPR costs one GET_STATE.
+    const unsigned ti = m_cpu.thread().id();
+    exec(m_costs.mmio_emulate);
+    m_metrics.add(counter::l1_mmio_emulations, ti);
+    const unsigned rs = power_insn::rs_field(power_insn::guest_mmio_store);
+    if (m_guest.nestedv2) {
+        (void)m_cache.get(gsid::MSR);
+        const uint64_t nia = m_cache.get(gsid::NIA);
+        const uint64_t before = m_cache.reloads();
+        (void)m_cache.get(gsid::gpr(rs));
+        if (m_cache.reloads() != before) m_metrics.add(counter::l1_mmio_gpr_reloads, ti);
+        m_cache.set(gsid::NIA, nia + 4);
+    } else {
+        (void)m_vcpu.v1_gpr[rs];  // pt_regs came back whole with the exit
+        m_vcpu.v1_nia += 4;
+    }
 }
 
 void kvm_run_loop::set_timer() {
@@ -245,6 +269,7 @@ void kvm_run_loop::run_single_vcpu() {
     if (trap != 0) {
         mark(path_step::l1_handle_exit);
         exec(m_costs.handle_exit);
+        if (trap == papr::EXIT_HDSI) emulate_mmio();
     }
     NESTVP_LOG(log::module::l1, log::level::debug,
                "vcpu " << m_vcpu.id << " at " << local_time::now().to_seconds() * 1e3

@@ -20,7 +20,7 @@
 namespace nestvp {
 
 struct l1_costs {
-    uint64_t run_loop_pass, handle_exit, cede, set_timer, gsb_element;
+    uint64_t run_loop_pass, handle_exit, cede, set_timer, gsb_element, mmio_emulate;
 };
 
 // L1's VM, shared by the run loops of its vCPUs.
@@ -66,6 +66,8 @@ private:
     uint32_t enter_nestedv2(uint64_t time_limit, uint64_t& tb);
     uint32_t enter_nestedv1(uint64_t time_limit, uint64_t& tb);
     void kvmppc_cede();
+    // kvmppc_hv_emulate_mmio after an HDSI exit: the store's source GPR, then NIA past it.
+    void emulate_mmio();
     uint64_t hcall_number();  // the L2's r3 at a 0xC00 exit
     bool vcpu_woken() const;
     bool check_block() const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/power_insn.h"
 #include "sw/papr/papr.h"
 
 namespace nestvp {
@@ -11,6 +12,7 @@ namespace {
 constexpr uint64_t nia_idle = 0xc000000000020000ull;
 constexpr uint64_t nia_cede = 0xc000000000020100ull;
 constexpr uint64_t nia_snooze = 0xc000000000020200ull;
+constexpr uint64_t mmio_doorbell = 0x0000200080000000ull;  // a device's notify register
 constexpr uint64_t nia_boot = 0xc000000000010000ull;
 constexpr uint64_t min_delta = 2;  // clockevents_config_and_register(dec, f, 2, max) (§6)
 }  // namespace
@@ -23,7 +25,8 @@ l2_kernel::l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& 
       m_costs(costs),
       m_metrics(metrics),
       m_work(work),
-      m_rng(params.seed * 0x9E3779B97F4A7C15ull + params.vcpu + 1) {
+      m_rng(params.seed * 0x9E3779B97F4A7C15ull + params.vcpu + 1),
+      m_device_rng(params.seed * 0xBF58476D1CE4E5B9ull + params.vcpu + 1) {
     // decrementer_max = 2^(bits-1) - 1 (set_decrementer_max, §6); 32 bits without LD.
     const unsigned bits = params.large_dec ? params.dec_bits : 32;
     m_dec_max = (1ull << (bits - 1)) - 1;
@@ -48,6 +51,7 @@ void l2_kernel::program_next_event() {
     const uint64_t now = mftb();
     uint64_t next = m_tick_running ? m_next_tick : ~0ull;
     if (!m_work) next = std::min(next, m_next_housekeeping);
+    next = std::min(next, m_next_device);
     if (next == ~0ull) {
         // oneshot stopped: decrementer_max, next_tb = ~0
         m_next_tb = ~0ull;
@@ -57,13 +61,28 @@ void l2_kernel::program_next_event() {
     set_next_event(next > now ? next - now : min_delta);
 }
 
-uint64_t l2_kernel::next_housekeeping_interval() {
-    // Housekeeping timers (vmstat, RCU, writeback) arrive at housekeeping_hz on average; the
-    // spacing is uniform in [0.5, 1.5] of the mean, from the run's seed (deterministic).
-    if (m_params.housekeeping_hz <= 0) return ~0ull;
+uint64_t l2_kernel::next_interval(double hz, std::mt19937_64& rng) {
+    // Events at `hz` on average; the spacing is uniform in [0.5, 1.5] of the mean, from the
+    // run's seed (deterministic). None at 0 Hz.
+    if (hz <= 0) return ~0ull;
     std::uniform_real_distribution<double> jitter(0.5, 1.5);
-    const double mean = m_thread.owner().tb().freq_hz() / m_params.housekeeping_hz;
-    return static_cast<uint64_t>(mean * jitter(m_rng));
+    const double mean = m_thread.owner().tb().freq_hz() / hz;
+    return static_cast<uint64_t>(mean * jitter(rng));
+}
+
+uint64_t l2_kernel::next_housekeeping_interval() {
+    // Housekeeping timers (vmstat, RCU, writeback) at housekeeping_hz on an idle vCPU.
+    return next_interval(m_params.housekeeping_hz, m_rng);
+}
+
+void l2_kernel::device_event() {
+    // The driver's work ends in a store to emulated MMIO (a virtio notify: iowrite32 ->
+    // `stw r9,0(r10)`): the partition has no translation for it, so the store takes an HDSI to
+    // L1, which emulates it and returns past it (l2-idle-and-get-state-paths.md §2, §4).
+    m_metrics.add(counter::l2_device_events, m_thread.id());
+    exec(m_costs.device_event);
+    m_ctx.gpr[power_insn::rs_field(power_insn::guest_mmio_store)] = 1;  // a queue index
+    m_thread.guest_mmio_store(mmio_doorbell);
 }
 
 void l2_kernel::run_expired_timers(uint64_t now) {
@@ -77,6 +96,11 @@ void l2_kernel::run_expired_timers(uint64_t now) {
         exec(m_costs.housekeeping);
         m_next_housekeeping = now + next_housekeeping_interval();
         if (m_idle) m_need_resched = true;  // the callback woke a kworker: leave the idle state
+    }
+    if (now >= m_next_device) {
+        device_event();
+        m_next_device = now + next_interval(m_params.mmio_hz, m_device_rng);
+        if (m_idle) m_need_resched = true;
     }
 }
 
@@ -196,6 +220,7 @@ void l2_kernel::main() {
     m_tick_running = m_work != nullptr || !m_params.nohz_idle;
     m_next_tick = (now / m_tick_period + 1) * m_tick_period;
     m_next_housekeeping = now + next_housekeeping_interval();
+    if (m_params.mmio_hz > 0) m_next_device = now + next_interval(m_params.mmio_hz, m_device_rng);
     program_next_event();
     if (m_work)
         m_work->run();

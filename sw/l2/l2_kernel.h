@@ -17,7 +17,7 @@
 namespace nestvp {
 
 struct l2_costs {
-    uint64_t timer_interrupt, tick, housekeeping, idle_enter, idle_exit, set_dec;
+    uint64_t timer_interrupt, tick, housekeeping, idle_enter, idle_exit, set_dec, device_event;
 };
 
 struct l2_params {
@@ -28,6 +28,9 @@ struct l2_params {
     // The pseries shared-processor idle states: snooze (state 0) and Shared Cede (state 1).
     // Without snooze every idle period cedes.
     bool snooze = true;
+    // Stores to emulated MMIO per second on this vCPU (device work: a virtio notify), each an
+    // HDSI exit to L1 (l2-idle-and-get-state-paths.md §4).
+    double mmio_hz = 0;
     double cede_target_residency_us = 100;  // also the snooze timeout (snooze_timeout)
     double cede_exit_latency_us = 10;
     bool large_dec = true;
@@ -68,6 +71,8 @@ private:
         return static_cast<double>(mftb() - start_tb) / m_tb_per_us;
     }
     uint64_t next_housekeeping_interval();
+    uint64_t next_interval(double hz, std::mt19937_64& rng);
+    void device_event();
 
     hardware_thread& m_thread;
     sw_context& m_ctx;
@@ -80,6 +85,8 @@ private:
     uint64_t m_next_tb = ~0ull;  // decrementers_next_tb
     uint64_t m_next_tick = ~0ull;
     uint64_t m_next_housekeeping = ~0ull;
+    uint64_t m_next_device = ~0ull;
+    std::mt19937_64 m_device_rng;
     bool m_tick_running = false;
     bool m_idle = false;             // in the idle loop (a timer callback then sets need_resched)
     bool m_need_resched = false;     // TIF_NEED_RESCHED: ends a snooze

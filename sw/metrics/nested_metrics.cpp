@@ -23,6 +23,8 @@ const char* counter_name(counter c) {
                                         "l1.cache_reloads",
                                         "l1.ticks",
                                         "l1.timer_interrupts",
+                                        "l1.mmio_emulations",
+                                        "l1.mmio_gpr_reloads",
                                         "l2.timer_interrupts",
                                         "l2.early_timer_interrupts",
                                         "l2.ticks",
@@ -30,6 +32,7 @@ const char* counter_name(counter c) {
                                         "l2.cedes",
                                         "l2.snoozes",
                                         "l2.snooze_timeouts",
+                                        "l2.device_events",
                                         "l2.set_dec"};
     static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(counter::count_),
                   "every counter has a name");

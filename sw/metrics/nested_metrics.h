@@ -35,6 +35,8 @@ enum class counter : unsigned {
     l1_cache_reloads,  // element reloads (GET_STATE) by the state cache
     l1_ticks,
     l1_timer_interrupts,
+    l1_mmio_emulations,   // kvmppc_hv_emulate_mmio after an HDSI exit
+    l1_mmio_gpr_reloads,  // ... whose store source GPR came by GET_STATE (not in the output)
     // L2
     l2_timer_interrupts,
     l2_early_timer_interrupts,
@@ -43,6 +45,7 @@ enum class counter : unsigned {
     l2_cedes,
     l2_snoozes,          // snooze_loop entered (cpuidle-pseries state 0)
     l2_snooze_timeouts,  // snoozes that ended at their time limit, not at need_resched
+    l2_device_events,    // device work ending in a store to emulated MMIO (an HDSI exit)
     l2_set_dec,
     count_
 };

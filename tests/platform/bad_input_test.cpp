@@ -351,6 +351,11 @@ TEST(PlatformBadInput, SetBreaksCrossCheck) {
                "--set workload.arithoh_copies=9", "workload.arithoh_copies", "<= l2.vcpus");
 }
 
+TEST(PlatformBadInput, DeviceVcpuOutsideTheGuest) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.devices.vcpu=8"},
+               "--set l2.devices.vcpu=8", "l2.devices.vcpu", "l2.devices.vcpu < l2.vcpus");
+}
+
 TEST(PlatformBadInput, SetListSyntaxError) {
     expect_bad("../../../platforms/reference.yaml", {"machine.core.smt_speed=[1,0.5"},
                "--set machine.core.smt_speed=[1,0.5", "machine.core.smt_speed", "a YAML value");

@@ -1,0 +1,26 @@
+#pragma once
+// Power ISA instruction images the models exchange (Book I, D-form stores).
+//
+// The model keeps no guest text. A hypervisor that emulates a guest's MMIO store loads the
+// instruction at the faulting NIA from guest memory and decodes its source register
+// (kvmppc_load_last_inst, kvmppc_emulate_loadstore); here both sides use the one image of the
+// guest's MMIO accessor below (docs/l1-kvm-run-loop.md, "Emulated MMIO").
+#include <cstdint>
+
+namespace nestvp::power_insn {
+
+// stw RS,D(RA): primary opcode 36, RS in bits 6-10, RA in 11-15, D in 16-31.
+constexpr uint32_t stw(unsigned rs, unsigned ra, int16_t d) {
+    return (36u << 26) | ((rs & 31u) << 21) | ((ra & 31u) << 16) | static_cast<uint16_t>(d);
+}
+constexpr unsigned primary_opcode(uint32_t insn) {
+    return insn >> 26;
+}
+constexpr unsigned rs_field(uint32_t insn) {
+    return (insn >> 21) & 31u;
+}
+
+// The guest's MMIO accessor (iowrite32 -> stw r9,0(r10)).
+constexpr uint32_t guest_mmio_store = stw(9, 10, 0);
+
+}  // namespace nestvp::power_insn
