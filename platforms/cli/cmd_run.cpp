@@ -118,6 +118,7 @@ from_record load_from_record(const std::string& path) {
                  "nestvp run: --from %s: %s; running from the record's merged configuration\n",
                  path.c_str(), why.c_str());
     f.cfg = config_from_json(f.old.config, path);
+    if (!f.old.provenance.is_null()) provenance_from_json(f.old.provenance, f.cfg, path);
     f.cfg.name = f.old.platform;
     return f;
 }
@@ -252,6 +253,7 @@ int run_main(int argc, char** argv) {
     rec.seed = recorded_cfg.run.seed;
     rec.settings = settings;
     rec.config = config_json(recorded_cfg);
+    rec.provenance = provenance_json(recorded_cfg);
     try {
         rec.result = run_platform(cfg, opts);
     } catch (const std::exception& e) {

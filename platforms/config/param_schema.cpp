@@ -247,9 +247,9 @@ std::vector<param_def> build_schema() {
                          "each is an HDSI exit whose source GPR L1 reloads (§4 of "
                          "l2-idle-and-get-state-paths.md)",
                          [](pc& c) -> double& { return c.l2.devices_mmio_hz; }));
-    t.push_back(uint_key("l2.devices.vcpu", 0, 1023, "",
+    t.push_back(uint_key("l2.devices.irq_vcpu", 0, 1023, "",
                          "the vCPU that does the device work (its interrupts' target)",
-                         [](pc& c) -> unsigned& { return c.l2.devices_vcpu; }));
+                         [](pc& c) -> unsigned& { return c.l2.devices_irq_vcpu; }));
     add_costs(t, "l2");
     // Workloads
     t.push_back(uint_key("workload.arithoh_copies", 0, 1024, "",
@@ -330,6 +330,30 @@ std::string nearest_param(const std::string& path, const std::vector<std::string
     }
     const size_t limit = std::max<size_t>(1, last_segment(path).size() / 3);
     return best_d <= limit ? best : std::string();
+}
+
+bool is_stated_kind(const std::string& kind) {
+    return kind == "sourced" || kind == "assumed" || kind == "calibrated";
+}
+
+namespace {
+std::string cost_kind_from_source(const std::string& s) {
+    const auto starts = [&s](const char* p) { return s.rfind(p, 0) == 0; };
+    return starts("assumption")   ? "assumed"
+           : starts("calibrated") ? "calibrated"
+           : starts("--set")      ? "set"
+                                  : "sourced";
+}
+}  // namespace
+
+value_provenance provenance_of(const platform_config& cfg, const param_def& def) {
+    const auto it = cfg.provenance.find(def.path);
+    if (it != cfg.provenance.end()) return it->second;
+    if (def.type == param_type::cost) {
+        const param_value v = def.get(cfg);
+        return {cost_kind_from_source(v.s), v.s, v.list};
+    }
+    return {"default", "the schema's default", {}};
 }
 
 platform_config default_platform() {
@@ -462,12 +486,31 @@ std::string format_value(const param_def& d, const param_value& v) {
     return "";
 }
 
+std::string format_stated(const param_def& d, const param_value& v, const value_provenance& p) {
+    if (!is_stated_kind(p.kind)) return format_value(d, v);
+    if (d.type == param_type::cost) {
+        if (p.kind == cost_kind_from_source(v.s)) return format_value(d, v);
+        std::string s = format_value(d, v);
+        s.pop_back();  // '}'
+        return s + ", kind: " + p.kind + "}";
+    }
+    std::string s =
+        "{value: " + format_value(d, v) + ", kind: " + p.kind + ", source: " + yaml_quote(p.source);
+    if (p.range.size() == 2)
+        s += ", range: [" + format_real(p.range[0]) + ", " + format_real(p.range[1]) + "]";
+    return s + "}";
+}
+
 void print_params_table(std::ostream& out, const std::string& prefix,
                         const platform_config* values) {
     const platform_config def = values ? *values : default_platform();
     char line[512];
-    std::snprintf(line, sizeof line, "%-34s %-9s %-22s %-6s %-32s %s\n", "KEY", "TYPE",
-                  values ? "VALUE" : "DEFAULT", "UNIT", "RANGE", "DESCRIPTION");
+    if (values)
+        std::snprintf(line, sizeof line, "%-34s %-9s %-22s %-11s %-6s %-32s %s\n", "KEY", "TYPE",
+                      "VALUE", "KIND", "UNIT", "RANGE", "DESCRIPTION");
+    else
+        std::snprintf(line, sizeof line, "%-34s %-9s %-22s %-6s %-32s %s\n", "KEY", "TYPE",
+                      "DEFAULT", "UNIT", "RANGE", "DESCRIPTION");
     out << line;
     for (const auto& d : param_schema()) {
         if (!prefix.empty() && d.path.compare(0, prefix.size(), prefix) != 0) continue;
@@ -475,9 +518,22 @@ void print_params_table(std::ostream& out, const std::string& prefix,
         std::string shown = d.type == param_type::cost ? std::to_string(v.u) : format_value(d, v);
         std::string desc = d.description;
         if (d.type == param_type::cost) desc += " [source: " + v.s + "]";
-        std::snprintf(line, sizeof line, "%-34s %-9s %-22s %-6s %-32s ", d.path.c_str(),
-                      type_name(d.type).c_str(), shown.c_str(), d.unit.c_str(),
-                      range_text(d).c_str());
+        if (values) {
+            const value_provenance p = provenance_of(def, d);
+            if (is_stated_kind(p.kind) && d.type != param_type::cost) {
+                desc += " [" + p.kind + ": " + p.source;
+                if (p.range.size() == 2)
+                    desc += "; range " + format_real(p.range[0]) + "-" + format_real(p.range[1]);
+                desc += "]";
+            }
+            std::snprintf(line, sizeof line, "%-34s %-9s %-22s %-11s %-6s %-32s ", d.path.c_str(),
+                          type_name(d.type).c_str(), shown.c_str(), p.kind.c_str(), d.unit.c_str(),
+                          range_text(d).c_str());
+        } else {
+            std::snprintf(line, sizeof line, "%-34s %-9s %-22s %-6s %-32s ", d.path.c_str(),
+                          type_name(d.type).c_str(), shown.c_str(), d.unit.c_str(),
+                          range_text(d).c_str());
+        }
         out << line << desc << "\n";
     }
 }
@@ -485,9 +541,9 @@ void print_params_table(std::ostream& out, const std::string& prefix,
 void print_params_markdown(std::ostream& out, const std::string& prefix,
                            const platform_config* values) {
     const platform_config def = values ? *values : default_platform();
-    out << "| key | type | " << (values ? "value" : "default")
+    out << "| key | type | " << (values ? "value | kind" : "default")
         << " | unit | range | description |\n";
-    out << "|---|---|---|---|---|---|\n";
+    out << (values ? "|---|---|---|---|---|---|---|\n" : "|---|---|---|---|---|---|\n");
     for (const auto& d : param_schema()) {
         if (!prefix.empty() && d.path.compare(0, prefix.size(), prefix) != 0) continue;
         const param_value v = d.get(def);
@@ -500,8 +556,9 @@ void print_params_markdown(std::ostream& out, const std::string& prefix,
             for (char ch : *s) e += ch == '|' ? std::string("\\|") : std::string(1, ch);
             *s = e;
         }
-        out << "| `" << d.path << "` | " << type_name(d.type) << " | `" << shown << "` | " << d.unit
-            << " | " << range << " | " << desc << " |\n";
+        out << "| `" << d.path << "` | " << type_name(d.type) << " | `" << shown << "` | ";
+        if (values) out << provenance_of(def, d).kind << " | ";
+        out << d.unit << " | " << range << " | " << desc << " |\n";
     }
 }
 

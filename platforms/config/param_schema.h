@@ -30,7 +30,8 @@ struct param_value {
     double d = 0.0;            // real
     bool b = false;            // boolean
     std::string s;             // string, choice, cost (source)
-    std::vector<double> list;  // real_list
+    std::vector<double> list;  // real_list; cost: its range [lo, hi] when given
+    std::string kind;          // cost: a `kind:` stated in the file (empty: from the source)
 };
 
 struct param_def {
@@ -45,6 +46,13 @@ struct param_def {
     std::function<void(platform_config&, const param_value&)> set;
     std::function<param_value(const platform_config&)> get;
 };
+
+// What is known of a key's value: its provenance record, or for a cost without one the kind its
+// source text says ("assumption..." -> assumed, "calibrated..." -> calibrated, "--set..." -> set,
+// otherwise sourced, with the cost's range), or `default`.
+value_provenance provenance_of(const platform_config& cfg, const param_def& def);
+// The kinds a platform file may state.
+bool is_stated_kind(const std::string& kind);
 
 // Every key, in file order: machine, l0, l1, l2, workload, run; costs after each level's keys.
 const std::vector<param_def>& param_schema();
@@ -63,6 +71,9 @@ std::string range_text(const param_def& def);
 std::string expectation(const param_def& def);
 // A value as YAML text that parses back to the same value (strings double-quoted).
 std::string format_value(const param_def& def, const param_value& v);
+// The same with its provenance when the file stated one: {value: V, kind: K, source: "...",
+// range: [lo, hi]} for a non-cost key, `kind:` added to a cost that stated it.
+std::string format_stated(const param_def& def, const param_value& v, const value_provenance& p);
 // Shortest decimal text of v that reads back to exactly v.
 std::string format_real(double v);
 // Double-quoted YAML string with escapes.

@@ -73,7 +73,7 @@ struct l2_config {
     double cede_exit_latency_us = 10;
     // Device work that stores to emulated MMIO (HDSI exits), on one vCPU.
     double devices_mmio_hz = 0;
-    unsigned devices_vcpu = 0;
+    unsigned devices_irq_vcpu = 0;
     // L2 registered a dispatch trace log: every entry reads NIA for the DTL entry
     // (kvmppc_update_vpa_dispatch_p9, nested-virtualization.md §2.5).
     bool dtl = true;
@@ -97,9 +97,22 @@ struct run_config {
     std::string plot_dir;
 };
 
+// Where a value comes from (docs/calibration.md): `sourced` (names its source), `assumed` (a
+// reason and, for a number, a plausible range), `calibrated` (names the one published figure it
+// was set from). The loader also records `unspecified` (a plain value in a file), `set` (--set);
+// a key no file mentions is `default`.
+struct value_provenance {
+    std::string kind;
+    std::string source;         // the source, the reason, or the published figure
+    std::vector<double> range;  // assumed numbers: [lo, hi]
+};
+
 struct platform_config {
     std::string name;
     std::string source_file;
+    // Per key, what the loader learned of its value; costs without an entry infer it from
+    // their source text (provenance_of, param_schema.h).
+    std::map<std::string, value_provenance> provenance;
     machine_config machine;
     l0_config l0;
     l1_config l1;

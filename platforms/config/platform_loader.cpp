@@ -204,6 +204,10 @@ public:
             v = parse_node(*d, load_set_value(text, place, key), where);
         }
         d->set(cfg, v);
+        if (d->type == param_type::cost)
+            cfg.provenance.erase(key);  // the kind follows from the (new) source text
+        else
+            cfg.provenance[key] = {"set", set_source, {}};
         record(key, place);
     }
 
@@ -236,13 +240,24 @@ public:
                          std::to_string(cfg.workload.arithoh_copies) + " copies on " +
                              std::to_string(cfg.l2.vcpus) + " vCPUs");
         }
-        if (cfg.l2.devices_vcpu >= cfg.l2.vcpus) {
-            const bool dev_later = later("l2.devices.vcpu", "l2.vcpus");
-            const std::string key = dev_later ? "l2.devices.vcpu" : "l2.vcpus";
+        if (cfg.l2.devices_irq_vcpu >= cfg.l2.vcpus) {
+            const bool dev_later = later("l2.devices.irq_vcpu", "l2.vcpus");
+            const std::string key = dev_later ? "l2.devices.irq_vcpu" : "l2.vcpus";
             throw_config(place_of(key, top_file), key,
-                         "l2.devices.vcpu < l2.vcpus (a vCPU of the guest)",
-                         "vCPU " + std::to_string(cfg.l2.devices_vcpu) + " of " +
+                         "l2.devices.irq_vcpu < l2.vcpus (a vCPU of the guest)",
+                         "vCPU " + std::to_string(cfg.l2.devices_irq_vcpu) + " of " +
                              std::to_string(cfg.l2.vcpus));
+        }
+        // At most two calibrated values (reference-result.md, "Calibration and prediction").
+        std::vector<std::string> calibrated;
+        for (const auto& d : param_schema())
+            if (provenance_of(cfg, d).kind == "calibrated") calibrated.push_back(d.path);
+        if (calibrated.size() > 2) {
+            const std::string& third = calibrated[2];
+            throw_config(place_of(third, top_file), third,
+                         "at most two calibrated values (" + calibrated[0] + " and " +
+                             calibrated[1] + " are)",
+                         "a third; state it as sourced or assumed");
         }
         const run_config& r = cfg.run;
         if (r.trace_end_s >= 0 && r.trace_end_s <= r.trace_start_s)
@@ -271,8 +286,23 @@ private:
         if (const param_def* d = find_param(full)) {
             // An empty value has no useful mark of its own: point at its key.
             if (value.IsNull()) throw_config(where.at(key_node), full, expectation(*d), "nothing");
-            d->set(cfg, parse_node(*d, value, where));
-            record(full, where.at(value, key_node.Mark()));
+            const std::string place = where.at(value, key_node.Mark());
+            if (d->type == param_type::cost) {
+                const param_value v = parse_node(*d, value, where);
+                d->set(cfg, v);
+                if (v.kind.empty())
+                    cfg.provenance.erase(full);  // the kind follows from the source text
+                else
+                    cfg.provenance[full] = {v.kind, v.s, v.list};
+            } else if (value.IsMap() && d->type != param_type::string) {
+                value_provenance p;
+                d->set(cfg, parse_stated_value(*d, value, where, p));
+                cfg.provenance[full] = p;
+            } else {
+                d->set(cfg, parse_node(*d, value, where));
+                cfg.provenance[full] = {"unspecified", "a plain value at " + place, {}};
+            }
+            record(full, place);
             return;
         }
         if (is_section(full)) {
@@ -345,7 +375,7 @@ std::string dump_config(const platform_config& cfg) {
             open.push_back(seg[i]);
         }
         out << std::string(2 * (seg.size() - 1), ' ') << seg.back() << ": "
-            << format_value(d, d.get(cfg)) << "\n";
+            << format_stated(d, d.get(cfg), provenance_of(cfg, d)) << "\n";
     }
     return out.str();
 }

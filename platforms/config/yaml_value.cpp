@@ -112,11 +112,18 @@ param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origi
                 throw_config(where.at(kv.second, kv.first.Mark()), path, want,
                              "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
             v.list = {static_cast<double>(lo), static_cast<double>(hi)};
+        } else if (key == "kind") {
+            if (!kv.second.IsScalar() || !is_stated_kind(kv.second.Scalar()))
+                throw_config(where.at(kv.second, kv.first.Mark()), path,
+                             "sourced, assumed or calibrated", describe_found(kv.second));
+            v.kind = kv.second.Scalar();
         } else {
-            throw_config(where.at(kv.first), path, "a cost key (cycles, source or range)",
+            throw_config(where.at(kv.first), path, "a cost key (cycles, source, range or kind)",
                          "unknown key '" + key + "'");
         }
     }
+    if (v.kind == "assumed" && v.list.size() != 2)
+        throw_config(where.at(n), d.path, "a range [lo, hi] with kind: assumed", "no range");
     if (!have_cycles) throw_config(where.at(n), d.path, expected, "no cycles");
     if (!have_source) throw_config(where.at(n), d.path, expected, "no source");
     if (v.list.size() == 2 && (v.u < v.list[0] || v.u > v.list[1]))
@@ -207,6 +214,73 @@ param_value parse_node(const param_def& d, const YAML::Node& n, const yaml_origi
         case param_type::cost:
             v = parse_cost(d, n, where);
             break;
+    }
+    return v;
+}
+
+param_value parse_stated_value(const param_def& d, const YAML::Node& n, const yaml_origin& where,
+                               value_provenance& out) {
+    check_unique_keys(n, d.path, where);
+    const bool numeric =
+        d.type == param_type::uint || d.type == param_type::hz || d.type == param_type::real;
+    const std::string keys = numeric ? "value, kind, source or range" : "value, kind or source";
+    param_value v;
+    YAML::Node range_node, kind_node;
+    bool have_value = false;
+    out = {};
+    for (const auto& kv : n) {
+        const std::string key = scalar_path_value(kv.first);
+        const std::string path = d.path + "." + key;
+        if (key == "value") {
+            param_def plain = d;
+            plain.path = path;
+            v = parse_node(plain, kv.second, where);
+            have_value = true;
+        } else if (key == "kind") {
+            if (!kv.second.IsScalar() || !is_stated_kind(kv.second.Scalar()))
+                throw_config(where.at(kv.second, kv.first.Mark()), path,
+                             "sourced, assumed or calibrated", describe_found(kv.second));
+            out.kind = kv.second.Scalar();
+            kind_node = kv.second;
+        } else if (key == "source") {
+            if (!kv.second.IsScalar() || kv.second.Scalar().empty())
+                throw_config(where.at(kv.second, kv.first.Mark()), path,
+                             "a non-empty string: the source, the reason, or the published "
+                             "figure",
+                             describe_found(kv.second));
+            out.source = kv.second.Scalar();
+        } else if (key == "range" && numeric) {
+            if (!kv.second.IsSequence() || kv.second.size() != 2)
+                throw_config(where.at(kv.second, kv.first.Mark()), path,
+                             "[lo, hi]: two numbers in " + range_text(d) + ", lo <= hi",
+                             describe_found(kv.second));
+            param_def bound = d;
+            bound.type = param_type::real;
+            const double lo = parse_real(bound, kv.second[0], where, path + "[0]");
+            const double hi = parse_real(bound, kv.second[1], where, path + "[1]");
+            if (lo > hi)
+                throw_config(where.at(kv.second, kv.first.Mark()), path, "lo <= hi",
+                             "[" + format_real(lo) + ", " + format_real(hi) + "]");
+            out.range = {lo, hi};
+            range_node = kv.second;
+        } else {
+            throw_config(where.at(kv.first), path, "a key of a stated value (" + keys + ")",
+                         "unknown key '" + key + "'");
+        }
+    }
+    const std::string expected = "{value, kind, source" + std::string(numeric ? ", range}" : "}");
+    if (!have_value) throw_config(where.at(n), d.path, expected, "no value");
+    if (out.kind.empty()) throw_config(where.at(n), d.path, expected, "no kind");
+    if (out.source.empty()) throw_config(where.at(n), d.path, expected, "no source");
+    if (out.kind == "assumed" && numeric && out.range.empty())
+        throw_config(where.at(kind_node), d.path, "a range [lo, hi] with kind: assumed",
+                     "no range");
+    if (!out.range.empty()) {
+        const double x = d.type == param_type::real ? v.d : static_cast<double>(v.u);
+        if (x < out.range[0] || x > out.range[1])
+            throw_config(where.at(range_node), d.path + ".range",
+                         "a range that holds the value (" + format_real(x) + ")",
+                         "[" + format_real(out.range[0]) + ", " + format_real(out.range[1]) + "]");
     }
     return v;
 }

@@ -34,6 +34,13 @@ bool is_float_text(const std::string& s);
 // Parses `n` as a value of `def` (type and range); costs accept a {cycles, source} mapping.
 param_value parse_node(const param_def& def, const YAML::Node& n, const yaml_origin& where);
 
+// A non-cost value written with its provenance (docs/platform-file.md, "Kinds"):
+// {value: V, kind: sourced|assumed|calibrated, source: "...", range: [lo, hi]}. `source` is
+// required (the source, the reason for an assumption, the published figure a calibration was set
+// from); `range` is for numbers only, required when assumed, and must hold the value.
+param_value parse_stated_value(const param_def& def, const YAML::Node& n, const yaml_origin& where,
+                               value_provenance& out);
+
 // Throws on a key that appears twice in mapping `map` (yaml-cpp keeps both silently).
 void check_unique_keys(const YAML::Node& map, const std::string& path, const yaml_origin& where);
 

@@ -95,6 +95,47 @@ json config_json(const platform_config& cfg) {
     return out;
 }
 
+json provenance_json(const platform_config& cfg) {
+    json out = json::object();
+    for (const auto& d : param_schema()) {
+        const value_provenance p = provenance_of(cfg, d);
+        json e = json::object();
+        e["kind"] = p.kind;
+        e["source"] = p.source;
+        if (p.range.size() == 2)
+            e["range"] = json::array({json_num(p.range[0]), json_num(p.range[1])});
+        out[d.path] = e;
+    }
+    return out;
+}
+
+void provenance_from_json(const json& prov, platform_config& cfg, const std::string& what) {
+    if (!prov.is_object()) throw std::runtime_error(what + ": provenance: expected an object");
+    for (const auto& [key, e] : prov.items()) {
+        const param_def* d = find_param(key);
+        if (!d) throw std::runtime_error(what + ": provenance." + key + ": unknown key");
+        if (!e.is_object() || !e.contains("kind") || !e["kind"].is_string() ||
+            !e.contains("source") || !e["source"].is_string())
+            throw std::runtime_error(what + ": provenance." + key +
+                                     ": expected {\"kind\": ..., \"source\": ...}");
+        value_provenance p{e["kind"].get<std::string>(), e["source"].get<std::string>(), {}};
+        if (e.contains("range")) {
+            const json& r = e["range"];
+            if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number())
+                throw std::runtime_error(what + ": provenance." + key +
+                                         ".range: expected [lo, hi]");
+            p.range = {r[0].get<double>(), r[1].get<double>()};
+        }
+        // What would be inferred again is not kept: a default, a cost's kind from its source.
+        if (p.kind == "default") continue;
+        if (d->type == param_type::cost) {
+            cfg.provenance.erase(key);
+            if (provenance_of(cfg, *d).kind == p.kind) continue;
+        }
+        cfg.provenance[key] = p;
+    }
+}
+
 platform_config config_from_json(const json& config, const std::string& what) {
     if (!config.is_object()) throw std::runtime_error(what + ": config: expected an object");
     platform_config cfg = default_platform();

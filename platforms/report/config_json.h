@@ -7,6 +7,10 @@
 namespace nestvp {
 
 json config_json(const platform_config& cfg);
+// Every key's provenance (kind, source, range): the record's "provenance" object.
+json provenance_json(const platform_config& cfg);
+// Restores the provenance a record kept (run --from).
+void provenance_from_json(const json& prov, platform_config& cfg, const std::string& what);
 // Defaults, then every key config names; errors name `what` and the key.
 platform_config config_from_json(const json& config, const std::string& what);
 

@@ -285,6 +285,7 @@ json run_record_doc(const run_record& rec) {
     for (const auto& kv : rec.settings) s[kv.first] = kv.second;
     d["settings"] = s;
     d["config"] = rec.config.is_null() ? json::object() : rec.config;
+    if (!rec.provenance.is_null()) d["provenance"] = rec.provenance;
     d["sim_seconds"] = json_num(r.sim_seconds);
     d["wall_seconds"] = json_num(r.wall_seconds);
     d["sc_events"] = r.sc_events;
@@ -340,6 +341,10 @@ run_record parse_run_record(const std::string& text, const std::string& what) {
     if (const json* c = find(doc, "config")) {
         if (!c->is_object()) bad(what, "config", "has the wrong type");
         rec.config = *c;
+    }
+    if (const json* p = find(doc, "provenance")) {
+        if (!p->is_object()) bad(what, "provenance", "has the wrong type");
+        rec.provenance = *p;
     }
     run_result& r = rec.result;
     r.sim_seconds = need_num(doc, "sim_seconds", what, "");

@@ -148,7 +148,7 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         p.nohz_idle = cfg.l2.nohz_idle;
         p.housekeeping_hz = cfg.l2.housekeeping_hz;
         p.snooze = cfg.l2.snooze;
-        p.mmio_hz = v == cfg.l2.devices_vcpu ? cfg.l2.devices_mmio_hz : 0.0;
+        p.mmio_hz = v == cfg.l2.devices_irq_vcpu ? cfg.l2.devices_mmio_hz : 0.0;
         p.cede_target_residency_us = cfg.l2.cede_target_residency_us;
         p.cede_exit_latency_us = cfg.l2.cede_exit_latency_us;
         p.large_dec = cfg.machine.large_dec;

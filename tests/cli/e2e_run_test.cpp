@@ -159,6 +159,15 @@ TEST(CliE2E, RunFromARecordReproducesIt) {
     EXPECT_EQ(a.platform_sha256.size(), 64u);
     EXPECT_EQ(a.config["l2.vcpus"], 2);
     EXPECT_TRUE(a.config["l0.costs.hcall_entry"].contains("source")) << a.config.dump();
+    // Each key's kind travels with the record: the file's stated ones, --set, defaults.
+    ASSERT_TRUE(a.provenance.is_object());
+    EXPECT_EQ(a.provenance["l2.housekeeping_hz"]["kind"], "calibrated");
+    EXPECT_EQ(a.provenance["l2.vcpus"]["kind"], "set");  // --set l2.vcpus=2 above
+    EXPECT_EQ(a.provenance["machine.core.smt_low_priority_share"]["kind"], "assumed");
+    EXPECT_EQ(a.provenance["machine.core.smt_low_priority_share"]["range"][1], 0.5);
+    EXPECT_EQ(a.provenance["l0.costs.gsb_element"]["kind"], "assumed");
+    EXPECT_EQ(a.provenance["l0.costs.hcall_entry"]["kind"], "sourced");
+    EXPECT_EQ(a.provenance["run.run_ahead"]["kind"], "default");
     // Codes carry their names with their numbers.
     EXPECT_GT(a.result.metrics.exits_by_reason.count("0x980 HDEC"), 0u);
     EXPECT_GT(a.result.metrics.counters.count("l0.hcall.H_GUEST_RUN_VCPU (0x480)"), 0u);
@@ -166,14 +175,14 @@ TEST(CliE2E, RunFromARecordReproducesIt) {
     EXPECT_EQ(same.code, 0) << same.err;
     EXPECT_NE(same.err.find("reproduced"), std::string::npos) << same.err;
     // An included file changed under the same top file: the merged configuration differs.
-    ASSERT_EQ(std::system(("sed -i 's/clock_hz: 3.0e9/clock_hz: 2.0e9/' '" + d +
-                           "/cores/power10-smt8.yaml'")
-                              .c_str()),
-              0);
+    ASSERT_EQ(
+        std::system(
+            ("sed -i 's/value: 3.0e9/value: 3.5e9/' '" + d + "/cores/power10-smt8.yaml'").c_str()),
+        0);
     const auto included = run_cmd(nestvp({"run", "--from", d + "/a.json", "--quiet"}), d);
     EXPECT_EQ(included.code, 0) << included.err;
     EXPECT_NE(included.err.find("now merges to another configuration (machine.core.clock_hz: "
-                                "3000000000 != 2000000000)"),
+                                "3000000000 != 3500000000)"),
               std::string::npos)
         << included.err;
     // The file changed: the record's merged configuration runs, and says so.

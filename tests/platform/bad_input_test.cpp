@@ -224,9 +224,43 @@ TEST(PlatformBadInput, UnknownCost) {
                "a key of l0.costs");
 }
 
+// Stated values (docs/platform-file.md, "Kinds").
+TEST(PlatformBadInput, StatedUnknownKind) {
+    expect_bad("stated_unknown_kind.yaml", {}, "stated_unknown_kind.yaml:2:27", "l2.vcpus.kind",
+               "sourced, assumed or calibrated");
+}
+
+TEST(PlatformBadInput, StatedAssumedNumberNeedsARange) {
+    expect_bad("stated_assumed_no_range.yaml", {}, "stated_assumed_no_range.yaml:2:27", "l2.vcpus",
+               "a range [lo, hi] with kind: assumed");
+}
+
+TEST(PlatformBadInput, StatedRangeMustHoldTheValue) {
+    expect_bad("stated_outside_range.yaml", {}, "stated_outside_range.yaml:2:62", "l2.vcpus.range",
+               "a range that holds the value (4)");
+}
+
+TEST(PlatformBadInput, StatedValueNeedsASource) {
+    expect_bad("stated_no_source.yaml", {}, "stated_no_source.yaml:2:10", "l2.vcpus", "no source");
+}
+
+TEST(PlatformBadInput, StatedValueNeedsAValue) {
+    expect_bad("stated_no_value.yaml", {}, "stated_no_value.yaml:2:10", "l2.vcpus", "no value");
+}
+
+TEST(PlatformBadInput, AtMostTwoCalibratedValues) {
+    expect_bad("stated_three_calibrated.yaml", {}, "stated_three_calibrated.yaml:4:20",
+               "l2.housekeeping_hz", "at most two calibrated values (l2.vcpus and l2.hz are)");
+}
+
+TEST(PlatformBadInput, StatedAssumedCostNeedsARange) {
+    expect_bad("stated_cost_assumed_no_range.yaml", {}, "stated_cost_assumed_no_range.yaml:3:11",
+               "l2.costs.tick", "a range [lo, hi] with kind: assumed");
+}
+
 TEST(PlatformBadInput, UnknownCostField) {
     expect_bad("cost_unknown_field.yaml", {}, "cost_unknown_field.yaml:3:37", "l2.costs.tick.note",
-               "a cost key (cycles, source or range)");
+               "a cost key (cycles, source, range or kind)");
 }
 
 TEST(PlatformBadInput, CostAsBareNumber) {
@@ -352,8 +386,9 @@ TEST(PlatformBadInput, SetBreaksCrossCheck) {
 }
 
 TEST(PlatformBadInput, DeviceVcpuOutsideTheGuest) {
-    expect_bad("../../../platforms/reference.yaml", {"l2.devices.vcpu=8"},
-               "--set l2.devices.vcpu=8", "l2.devices.vcpu", "l2.devices.vcpu < l2.vcpus");
+    expect_bad("../../../platforms/reference.yaml", {"l2.devices.irq_vcpu=8"},
+               "--set l2.devices.irq_vcpu=8", "l2.devices.irq_vcpu",
+               "l2.devices.irq_vcpu < l2.vcpus");
 }
 
 TEST(PlatformBadInput, SetListSyntaxError) {

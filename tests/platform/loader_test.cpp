@@ -187,16 +187,37 @@ TEST(PlatformLoader, ReferencePlatformIsTheReferenceSetup) {
     }
 }
 
+// Every model value the reference file (and its core file) sets states its kind; at most two
+// are calibrated, each naming the figure it was set from.
+TEST(PlatformLoader, EveryReferenceValueStatesItsKind) {
+    const platform_config c = load_platform(platforms_dir + "reference.yaml");
+    unsigned calibrated = 0;
+    for (const auto& d : param_schema()) {
+        if (d.type == param_type::string) continue;  // names and paths, not model values
+        const value_provenance p = provenance_of(c, d);
+        SCOPED_TRACE(d.path + " " + p.kind);
+        EXPECT_NE(p.kind, "unspecified");
+        if (p.kind == "calibrated") ++calibrated;
+        if (p.kind == "assumed" && d.type != param_type::boolean && d.type != param_type::choice &&
+            d.type != param_type::real_list)
+            EXPECT_EQ(p.range.size(), 2u);
+        if (is_stated_kind(p.kind)) EXPECT_FALSE(p.source.empty());
+    }
+    EXPECT_EQ(calibrated, 2u);
+}
+
 TEST(PlatformLoader, VariantsDifferFromTheReferenceOnlyWhereTheySay) {
     const platform_config ref = load_platform(platforms_dir + "reference.yaml");
     platform_config v1 = load_platform(platforms_dir + "nestedv1.yaml");
     EXPECT_EQ(v1.l0.api, "v1");
     v1.l0.api = ref.l0.api;
+    v1.provenance["l0.api"] = ref.provenance.at("l0.api");
     v1.name = ref.name;
     EXPECT_EQ(body(dump_config(v1)), body(dump_config(ref)));
     platform_config idle = load_platform(platforms_dir + "idle-heavy.yaml");
     EXPECT_EQ(idle.l2.vcpus, 16u);
     idle.l2.vcpus = ref.l2.vcpus;
+    idle.provenance["l2.vcpus"] = ref.provenance.at("l2.vcpus");
     idle.name = ref.name;
     EXPECT_EQ(body(dump_config(idle)), body(dump_config(ref)));
 }
@@ -208,8 +229,11 @@ TEST(PlatformLoader, CoreFilesCarrySmtTablesWithSources) {
     EXPECT_EQ(p10.machine.threads_per_core, 8u);
     for (const auto* c : {&p9, &p10}) {
         EXPECT_DOUBLE_EQ(c->machine.smt_speed.front(), 1.0);
-        EXPECT_GT(c->machine.smt_source.size(), 40u);
-        EXPECT_NE(c->machine.smt_source, default_platform().machine.smt_source);
+        // The table's source: in smt_source, or stated with the table (kind and source).
+        const value_provenance p = provenance_of(*c, *find_param("machine.core.smt_speed"));
+        const std::string src = is_stated_kind(p.kind) ? p.source : c->machine.smt_source;
+        EXPECT_GT(src.size(), 40u);
+        EXPECT_NE(src, default_platform().machine.smt_source);
     }
 }
 
