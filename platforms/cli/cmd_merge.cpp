@@ -12,14 +12,17 @@ namespace nestvp {
 namespace {
 
 const char* const k_help =
-    "usage: nestvp merge DIR [--csv OUT] [--plot DIR]\n"
+    "usage: nestvp merge DIR [--csv OUT] [--plot DIR] [--json OUT] [--points-csv OUT]\n"
     "\n"
     "Reads DIR/sweep.json and DIR/point-NNNN.json (written by the commands of\n"
-    "'nestvp sweep --emit-jobs DIR') and writes the CSV a local sweep writes.\n"
+    "'nestvp sweep --emit-jobs DIR' or 'nestvp uncertainty --emit-jobs DIR') and writes what\n"
+    "the local command writes: a sweep's CSV, or an uncertainty summary.\n"
     "\n"
     "options:\n"
-    "  --csv OUT     write the CSV to OUT (default: stdout)\n"
-    "  --plot DIR    write the sweep line charts\n"
+    "  --csv OUT         write the CSV to OUT (a sweep's default: stdout)\n"
+    "  --plot DIR        write the sweep line charts, or the uncertainty tornado charts\n"
+    "  --json OUT        uncertainty only: the summary as JSON\n"
+    "  --points-csv OUT  uncertainty only: one row per run\n"
     "  --help        this text\n"
     "\n"
     "A point whose settings differ from sweep.json's (left by another sweep) is refused.\n"
@@ -28,11 +31,13 @@ const char* const k_help =
 
 int merge_main(int argc, char** argv) {
     std::vector<std::string> dirs;
-    std::string csv_out, plot_dir;
+    std::string csv_out, plot_dir, json_out, points_csv;
     cli_parser cli("merge", k_help);
     cli.positionals(dirs);
     cli.value("--csv", csv_out);
     cli.value("--plot", plot_dir);
+    cli.value("--json", json_out);
+    cli.value("--points-csv", points_csv);
     sweep_plan plan;
     std::string dir;
     try {
@@ -51,6 +56,11 @@ int merge_main(int argc, char** argv) {
                 " (merge reads the sweep.json that 'nestvp sweep --emit-jobs' writes)");
         }
         plan = parse_sweep_manifest(text, manifest);
+        if (!plan.sampled && (!json_out.empty() || !points_csv.empty()))
+            throw usage_error(
+                "nestvp merge: --json and --points-csv are for an uncertainty "
+                "plan; " +
+                manifest + " is a sweep");
     } catch (const usage_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return exit_usage;
@@ -59,6 +69,8 @@ int merge_main(int argc, char** argv) {
         return exit_usage;
     }
     if (!prepare_output_file("merge", "--csv", csv_out) ||
+        !prepare_output_file("merge", "--json", json_out) ||
+        !prepare_output_file("merge", "--points-csv", points_csv) ||
         !prepare_output_dir("merge", "--plot", plot_dir))
         return exit_usage;
     std::vector<std::string> problems, stale;
@@ -72,7 +84,10 @@ int merge_main(int argc, char** argv) {
         return exit_usage;
     }
     for (const auto& p : problems) std::fprintf(stderr, "nestvp merge: %s\n", p.c_str());
-    if (!write_sweep_results("merge", plan, pts, csv_out, plot_dir)) return exit_failure;
+    const bool written = plan.sampled ? write_uncertainty_results("merge", plan, pts, csv_out,
+                                                                  json_out, points_csv, plot_dir)
+                                      : write_sweep_results("merge", plan, pts, csv_out, plot_dir);
+    if (!written) return exit_failure;
     if (!problems.empty()) {
         std::fprintf(stderr, "nestvp merge: %zu of %zu points missing or unreadable\n",
                      problems.size(), plan.points.size());

@@ -9,6 +9,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/cli/plan_runner.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/child_procs.h"
 #include "platforms/report/interrupt.h"
@@ -102,76 +103,16 @@ int sweep_main(int argc, char** argv) {
         std::fprintf(stderr, "nestvp sweep: %s\n", e.what());
         return exit_usage;
     }
-    const std::string exe = self_exe_path();
-    if (!emit_dir.empty()) {
-        const std::string& dir = emit_dir;
-        const std::string why = ensure_directory(dir);
-        if (!why.empty()) {
-            std::fprintf(stderr, "nestvp sweep: --emit-jobs %s: %s\n", dir.c_str(), why.c_str());
-            return exit_usage;
-        }
-        const auto old_points = existing_point_files(dir);
-        if (!old_points.empty())  // merge would refuse them, but a stale result is easy to miss
-            std::fprintf(stderr,
-                         "nestvp sweep: warning: %s already holds %zu point-*.json file(s) "
-                         "(%s, ...) of an earlier sweep; remove them before running the jobs\n",
-                         dir.c_str(), old_points.size(), old_points.front().c_str());
-        try {
-            emit_jobs(plan, exe, dir);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "nestvp sweep: %s\n", e.what());
-            return exit_failure;
-        }
-        const std::string adir = absolute_path(dir);
-        std::printf(
-            "wrote %zu jobs to %s/jobs.txt\nrun them, e.g.:  parallel -j %u < %s/jobs.txt\n"
-            "then:            nestvp merge %s --csv sweep.csv\n",
-            plan.points.size(), adir.c_str(), jobs, adir.c_str(), adir.c_str());
-        return exit_ok;
-    }
+    if (!emit_dir.empty()) return emit_plan_jobs("sweep", plan, emit_dir, jobs);
     if (!prepare_output_file("sweep", "--csv", csv_out) ||
         !prepare_output_dir("sweep", "--plot", plot_dir))
         return exit_usage;
-    std::string tmp;
-    try {
-        tmp = make_temp_dir("nestvp-sweep");
-        write_text_file(tmp + "/sweep.json", sweep_manifest_json(plan));
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "nestvp sweep: %s\n", e.what());
-        return exit_failure;
-    }
     // The local sweep runs exactly the commands --emit-jobs would write, into a temp dir,
     // and reads the points back the way merge does: both paths give the same CSV.
-    std::vector<child_job> cj(plan.points.size());
-    for (size_t i = 0; i < cj.size(); ++i) {
-        cj[i].argv = plan.point_argv(exe, i, tmp + "/" + point_file_name(i));
-        cj[i].stderr_path = tmp + "/" + point_file_name(i) + ".err";
-    }
-    for (size_t i = 0; i < cj.size(); ++i)
-        cj[i].argv.insert(cj[i].argv.end(),
-                          {"--progress-file", tmp + "/" + point_file_name(i) + ".progress"});
-    const bool chatty = !quiet && ::isatty(2);
-    std::vector<std::string> progress_files;
-    for (const auto& j : cj) progress_files.push_back(j.argv.back());
-    children_progress progress("sweep", "points", progress_files, chatty);
-    const auto codes = run_children(
-        cj, jobs, [] { return sigint_received(); },
-        [&](size_t i, int code) { progress.done(i, code); }, [&] { progress.tick(); });
-    progress.finish();
-    int rc = exit_ok;
-    for (size_t i = 0; i < codes.size(); ++i) {
-        if (codes[i] == exit_ok || codes[i] == exit_interrupted || codes[i] == -1) continue;
-        std::fprintf(stderr, "nestvp sweep: point %zu failed (exit %d):\n%s", i, codes[i],
-                     tail_of_file(cj[i].stderr_path).c_str());
-        rc = exit_failure;
-    }
-    std::vector<std::string> problems, stale;
-    auto pts = load_points(plan, tmp, problems, stale);
-    for (size_t i = 0; i < codes.size(); ++i)
-        if (codes[i] != exit_ok && codes[i] != exit_interrupted)
-            pts[i].reset();  // failed or never run
+    std::vector<std::optional<run_record>> pts;
+    int rc = run_plan_locally("sweep", plan, jobs, quiet, pts);
+    if (rc == exit_interrupted) rc = exit_ok;
     if (!write_sweep_results("sweep", plan, pts, csv_out, plot_dir)) rc = exit_failure;
-    remove_temp_dir(tmp);
     if (sigint_received()) {
         std::fprintf(stderr, "nestvp sweep: interrupted; rows of finished points written\n");
         return exit_interrupted;

@@ -1,6 +1,9 @@
 // The command registry and the pieces every command shares (docs/cli.md).
 #include "platforms/cli/command.h"
 
+#include "platforms/report/tornado_svg.h"
+#include "platforms/report/uncertainty.h"
+
 #include <cstdio>
 #include <exception>
 
@@ -36,6 +39,30 @@ bool write_sweep_results(const char* cmd, const sweep_plan& plan,
         return false;
     }
     return true;
+}
+
+bool write_uncertainty_results(const char* cmd, const sweep_plan& plan,
+                               const std::vector<std::optional<run_record>>& pts,
+                               const std::string& csv_out, const std::string& json_out,
+                               const std::string& points_csv, const std::string& plot_dir) {
+    try {
+        const uncertainty_report r = analyse_samples(plan, pts);
+        if (csv_out != "-" && json_out != "-" && points_csv != "-")
+            write_output("-", uncertainty_text(r));
+        if (!csv_out.empty()) write_output(csv_out, uncertainty_csv(r));
+        if (!json_out.empty()) write_output(json_out, json_text(uncertainty_json(r)));
+        if (!points_csv.empty()) write_output(points_csv, sweep_csv(plan, pts));
+        if (!plot_dir.empty())
+            for (const auto& t : r.targets)
+                if (t.name.rfind("ratio ", 0) == 0 || t.name.rfind("kvm_guest_exit", 0) == 0 ||
+                    t.name.rfind("gsb_recv", 0) == 0 || t.name.rfind("arithoh_count", 0) == 0)
+                    write_output(plot_dir + "/tornado-" + file_part(t.name) + ".svg",
+                                 tornado_svg(t));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());
+        return false;
+    }
+    return flush_stdout(cmd);
 }
 
 }  // namespace nestvp

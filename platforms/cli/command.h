@@ -24,6 +24,14 @@ bool write_sweep_results(const char* cmd, const sweep_plan& plan,
                          const std::vector<std::optional<run_record>>& pts,
                          const std::string& csv_out, const std::string& plot_dir);
 
+// A sampled plan's results (uncertainty, merge): the summary table on stdout, the summary CSV
+// to `csv_out`, JSON to `json_out`, the per-point CSV to `points_csv`, one tornado chart per
+// ratio and per exit count to `plot_dir` (each only when given). Failures as above.
+bool write_uncertainty_results(const char* cmd, const sweep_plan& plan,
+                               const std::vector<std::optional<run_record>>& pts,
+                               const std::string& csv_out, const std::string& json_out,
+                               const std::string& points_csv, const std::string& plot_dir);
+
 // Exit codes shared by every command (documented in docs/cli.md).
 enum exit_code : int {
     exit_ok = 0,

@@ -101,6 +101,28 @@ sweep_plan make_sweep_plan(const std::string& platform_file,
     return p;
 }
 
+sweep_plan make_sample_plan(const std::string& platform_file,
+                            const std::vector<std::string>& base_sets,
+                            const std::vector<std::string>& keys,
+                            const std::vector<std::vector<std::string>>& samples,
+                            const grid_axis& pair, uint64_t seed) {
+    sweep_plan p;
+    p.platform_file = platform_file;
+    p.base_sets = base_sets;
+    p.sampled = true;
+    p.sample_seed = seed;
+    p.samples = static_cast<unsigned>(samples.size());
+    for (const auto& k : keys) p.grid.push_back({k, {}});
+    p.grid.push_back(pair);
+    for (const auto& s : samples)
+        for (const auto& v : pair.values) {
+            auto pt = s;
+            pt.push_back(pair.key + "=" + v);
+            p.points.push_back(std::move(pt));
+        }
+    return p;
+}
+
 std::string point_file_name(size_t i) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "point-%04zu.json", i);
@@ -116,6 +138,13 @@ std::string sweep_manifest_json(const sweep_plan& plan) {
         g.push_back(json::object({{"key", ax.key}, {"values", ax.values}}));
     d["grid"] = g;
     d["points"] = plan.points.size();
+    if (plan.sampled) {
+        json s = json::object();
+        s["seed"] = plan.sample_seed;
+        s["samples"] = plan.samples;
+        s["points"] = plan.points;
+        d["sampled"] = s;
+    }
     return json_text(d);
 }
 
@@ -151,6 +180,34 @@ sweep_plan parse_sweep_manifest(const std::string& text, const std::string& what
             ax.values.push_back(v.get<std::string>());
         }
         axes.push_back(ax);
+    }
+    if (const json* s = member("sampled")) {
+        if (!s->is_object() || !s->contains("seed") || !(*s)["seed"].is_number_unsigned() ||
+            !s->contains("samples") || !(*s)["samples"].is_number_unsigned() ||
+            !s->contains("points") || !(*s)["points"].is_array() || axes.empty())
+            bad("sampled: expected {\"seed\", \"samples\", \"points\"} and a paired key");
+        sweep_plan p;
+        p.platform_file = file->get<std::string>();
+        p.base_sets = base;
+        p.grid = axes;
+        p.sampled = true;
+        p.sample_seed = (*s)["seed"].get<uint64_t>();
+        p.samples = (*s)["samples"].get<unsigned>();
+        for (const auto& pt : (*s)["points"]) {
+            if (!pt.is_array()) bad("sampled.points: expected lists of key=value strings");
+            std::vector<std::string> sets;
+            for (const auto& kv : pt) {
+                if (!kv.is_string()) bad("sampled.points: expected key=value strings");
+                sets.push_back(kv.get<std::string>());
+            }
+            p.points.push_back(std::move(sets));
+        }
+        const size_t pairs = axes.back().values.size();
+        if (pairs == 0 || p.points.size() != size_t(p.samples) * pairs ||
+            p.points.size() != points->get<uint64_t>())
+            bad("sampled: " + std::to_string(p.points.size()) + " points do not match " +
+                std::to_string(p.samples) + " samples x " + std::to_string(pairs) + " pairs");
+        return p;
     }
     sweep_plan p = make_sweep_plan(file->get<std::string>(), base, axes);
     const uint64_t n = points->get<uint64_t>();

@@ -27,7 +27,12 @@ struct sweep_plan {
     std::string platform_file;           // absolute
     std::vector<std::string> base_sets;  // --set, applied before the grid values
     std::vector<grid_axis> grid;
-    std::vector<std::vector<std::string>> points;  // expand_grid(grid)
+    std::vector<std::vector<std::string>> points;  // expand_grid(grid), or the samples'
+    // A sampled plan (`nestvp uncertainty`): the points are listed, not a product. `grid` then
+    // names the sampled keys (values empty) and, last, the paired key with its values.
+    bool sampled = false;
+    uint64_t sample_seed = 0;
+    unsigned samples = 0;  // points = samples x the paired key's values, sample-major
 
     std::vector<std::string> grid_keys() const;
     // The --set list of point i: base sets, then the point's grid values.
@@ -40,6 +45,14 @@ struct sweep_plan {
 sweep_plan make_sweep_plan(const std::string& platform_file,
                            const std::vector<std::string>& base_sets,
                            const std::vector<grid_axis>& grid);
+
+// A sampled plan: `samples[s]` holds sample s's "key=value" list; each is run once per value of
+// `pair` (e.g. l1.dec_policy with no-cancel, cancel), point index s * pairs + p.
+sweep_plan make_sample_plan(const std::string& platform_file,
+                            const std::vector<std::string>& base_sets,
+                            const std::vector<std::string>& keys,
+                            const std::vector<std::vector<std::string>>& samples,
+                            const grid_axis& pair, uint64_t seed);
 
 // "point-0000.json" for i = 0 (0-based, as Slurm array task ids are).
 std::string point_file_name(size_t i);

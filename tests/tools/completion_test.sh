@@ -26,6 +26,7 @@ expect() { # expect WANTED WORDS... : complete the last word, WANTED must be in 
 
 expect run ru
 expect sweep sw
+expect uncertainty unc
 expect l1.dec_policy= run platforms/reference.yaml --set l1.dec
 expect l2.vcpus= sweep platforms/reference.yaml --grid l2.vc
 expect --grid sweep platforms/reference.yaml --gr

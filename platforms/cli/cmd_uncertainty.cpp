@@ -1,0 +1,175 @@
+// nestvp uncertainty FILE --samples N: a Latin hypercube over the platform's assumed ranges, each
+// sample run under every value of --pair through the sweep machinery (so --emit-jobs and merge
+// work for it too), and the intervals and variance shares of every metric and reference ratio.
+#include <cstdio>
+
+#include "platforms/cli/cli_outputs.h"
+#include "platforms/cli/cli_parse.h"
+#include "platforms/cli/command.h"
+#include "platforms/cli/plan_runner.h"
+#include "platforms/config/platform_loader.h"
+#include "platforms/report/child_procs.h"
+#include "platforms/report/interrupt.h"
+#include "platforms/report/latin_hypercube.h"
+
+namespace nestvp {
+namespace {
+
+const char* const k_help =
+    "usage: nestvp uncertainty FILE.yaml [--samples N] [options]\n"
+    "\n"
+    "Draws a Latin hypercube of N samples over the platform's assumed ranges (every number of\n"
+    "kind `assumed` with a range, costs included; see 'nestvp params --platform FILE'), runs\n"
+    "each sample once per value of --pair, each run its own process, and reports for every\n"
+    "metric and for the reference ratios (exits, arithoh and GET_STATE, last pair value over\n"
+    "the first) the median, the 5-95 % interval and each assumption's share of the variance.\n"
+    "The same seed gives the same samples and the same intervals.\n"
+    "\n"
+    "options:\n"
+    "  --samples N       samples to draw (default 32)\n"
+    "  --seed S          the sampling seed (default: the platform's run.seed)\n"
+    "  --pair KEY=A,B    run every sample under each value (default\n"
+    "                    l1.dec_policy=no-cancel,cancel)\n"
+    "  --only KEY        sample only this assumed key (repeatable); the others keep their value\n"
+    "  --set KEY=VALUE   override a key at every run (repeatable; not run.outputs.*)\n"
+    "  -j N              run at most N points at once (default: the number of cores)\n"
+    "  --csv OUT         the summary: target, n, p5, median, p95 and each key's share\n"
+    "  --json OUT        the same as JSON\n"
+    "  --points-csv OUT  one row per run: the sampled values, the pair value, the metrics\n"
+    "  --plot DIR        a tornado chart (SVG) per ratio and per exit, arithoh and GET_STATE "
+    "count\n"
+    "  --emit-jobs DIR   do not run: write DIR/jobs.txt and DIR/sweep.json; run the lines with\n"
+    "                    GNU parallel or a Slurm array, then 'nestvp merge DIR'\n"
+    "  --quiet           no progress messages\n"
+    "  --help            this text\n"
+    "\n"
+    "Exit codes: 0 ok, 1 a run failed (the others are still used), 2 bad command line or\n"
+    "platform file, 130 interrupted.\n";
+
+int uncertainty_main(int argc, char** argv) {
+    install_sigint_flag();
+    std::vector<std::string> files, sets, only;
+    std::string samples_text = "32", seed_text, pair_text = "l1.dec_policy=no-cancel,cancel";
+    std::string jobs_text, csv_out, json_out, points_csv, plot_dir, emit_dir;
+    bool quiet = false;
+    cli_parser cli("uncertainty", k_help);
+    cli.positionals(files);
+    cli.value("--samples", samples_text);
+    cli.value("--seed", seed_text);
+    cli.value("--pair", pair_text);
+    cli.list("--only", only);
+    cli.list("--set", sets);
+    cli.value("-j,--jobs", jobs_text);
+    cli.value("--csv", csv_out);
+    cli.value("--json", json_out);
+    cli.value("--points-csv", points_csv);
+    cli.value("--plot", plot_dir);
+    cli.value("--emit-jobs", emit_dir);
+    cli.flag("-q,--quiet", quiet);
+    sweep_plan plan;
+    unsigned jobs = default_jobs();
+    try {
+        if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
+        if (files.size() != 1)
+            throw usage_error("nestvp uncertainty: expected one platform file, got " +
+                              std::to_string(files.size()));
+        unsigned samples = 0;
+        try {
+            samples = parse_positive_int("--samples", samples_text);
+            if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
+        } catch (const usage_error& e) {
+            throw usage_error(cli.prefix() + e.what());
+        }
+        if (samples < 2) throw usage_error(cli.prefix() + "--samples: expected at least 2");
+        if (!emit_dir.empty() &&
+            (!csv_out.empty() || !json_out.empty() || !points_csv.empty() || !plot_dir.empty()))
+            throw usage_error(
+                "nestvp uncertainty: with --emit-jobs, give the outputs to "
+                "'nestvp merge' instead");
+        try {
+            parse_settings(sets);
+        } catch (const std::invalid_argument& e) {
+            throw usage_error(std::string("nestvp uncertainty: --set: ") + e.what());
+        }
+        refuse_output_keys("uncertainty", "--set", sets);
+        const grid_axis pair = parse_grid(pair_text);
+        refuse_output_keys("uncertainty", "--pair", {pair.key + "="});
+        const platform_config cfg = load_platform(files[0], sets);
+        uint64_t seed = cfg.run.seed;
+        if (!seed_text.empty()) {
+            try {
+                seed = std::stoull(seed_text);
+            } catch (const std::exception&) {
+                throw usage_error(cli.prefix() + "--seed: expected a whole number, got '" +
+                                  seed_text + "'");
+            }
+        }
+        std::vector<sampled_param> params = assumed_ranges(cfg);
+        if (!only.empty()) {
+            std::vector<sampled_param> kept;
+            for (const auto& k : only) {
+                bool found = false;
+                for (const auto& p : params) found = found || p.key == k;
+                if (!found)
+                    throw usage_error(cli.prefix() + "--only " + k +
+                                      ": not an assumed number with a range in " + files[0]);
+            }
+            for (const auto& p : params)
+                for (const auto& k : only)
+                    if (p.key == k) kept.push_back(p);
+            params = kept;
+        }
+        for (const auto& p : params)
+            if (p.key == pair.key)
+                throw usage_error(cli.prefix() + "--pair " + pair.key +
+                                  ": an assumed key; it cannot be both sampled and paired");
+        if (params.empty())
+            throw usage_error("nestvp uncertainty: " + files[0] +
+                              " states no assumed number with a range to sample");
+        std::vector<std::string> keys;
+        for (const auto& p : params) keys.push_back(p.key);
+        plan = make_sample_plan(absolute_path(files[0]), sets, keys,
+                                latin_hypercube(params, samples, seed), pair, seed);
+        // Every run is loaded here, so a sample the platform's checks refuse fails before
+        // anything runs.
+        for (size_t i = 0; i < plan.points.size(); ++i) {
+            try {
+                load_platform(plan.platform_file, plan.point_sets(i));
+            } catch (const std::exception& e) {
+                throw usage_error("nestvp uncertainty: sample " +
+                                  std::to_string(i / pair.values.size()) + ": " + e.what());
+            }
+        }
+    } catch (const usage_error& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return exit_usage;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp uncertainty: %s\n", e.what());
+        return exit_usage;
+    }
+    if (!emit_dir.empty()) return emit_plan_jobs("uncertainty", plan, emit_dir, jobs);
+    if (!prepare_output_file("uncertainty", "--csv", csv_out) ||
+        !prepare_output_file("uncertainty", "--json", json_out) ||
+        !prepare_output_file("uncertainty", "--points-csv", points_csv) ||
+        !prepare_output_dir("uncertainty", "--plot", plot_dir))
+        return exit_usage;
+    std::vector<std::optional<run_record>> pts;
+    int rc = run_plan_locally("uncertainty", plan, jobs, quiet, pts);
+    if (rc == exit_interrupted) rc = exit_ok;
+    if (!write_uncertainty_results("uncertainty", plan, pts, csv_out, json_out, points_csv,
+                                   plot_dir))
+        rc = exit_failure;
+    if (sigint_received()) {
+        std::fprintf(stderr, "nestvp uncertainty: interrupted; finished samples used\n");
+        return exit_interrupted;
+    }
+    return rc;
+}
+
+}  // namespace
+}  // namespace nestvp
+
+NESTVP_REGISTER_COMMAND(uncertainty, "uncertainty",
+                        "sample the assumed ranges (Latin hypercube): intervals and variance "
+                        "shares of every metric",
+                        nestvp::uncertainty_main);

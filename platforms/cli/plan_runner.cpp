@@ -1,0 +1,83 @@
+#include "platforms/cli/plan_runner.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "platforms/cli/child_progress.h"
+#include "platforms/cli/cli_outputs.h"
+#include "platforms/cli/command.h"
+#include "platforms/report/child_procs.h"
+#include "platforms/report/interrupt.h"
+
+namespace nestvp {
+
+int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, bool quiet,
+                     std::vector<std::optional<run_record>>& pts) {
+    std::string tmp;
+    try {
+        tmp = make_temp_dir(std::string("nestvp-") + cmd);
+        write_text_file(tmp + "/sweep.json", sweep_manifest_json(plan));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());
+        return exit_failure;
+    }
+    std::vector<child_job> cj(plan.points.size());
+    for (size_t i = 0; i < cj.size(); ++i) {
+        cj[i].argv = plan.point_argv(self_exe_path(), i, tmp + "/" + point_file_name(i));
+        cj[i].stderr_path = tmp + "/" + point_file_name(i) + ".err";
+        cj[i].argv.insert(cj[i].argv.end(),
+                          {"--progress-file", tmp + "/" + point_file_name(i) + ".progress"});
+    }
+    const bool chatty = !quiet && ::isatty(2);
+    std::vector<std::string> progress_files;
+    for (const auto& j : cj) progress_files.push_back(j.argv.back());
+    children_progress progress(cmd, "points", progress_files, chatty);
+    const auto codes = run_children(
+        cj, jobs, [] { return sigint_received(); },
+        [&](size_t i, int code) { progress.done(i, code); }, [&] { progress.tick(); });
+    progress.finish();
+    int rc = exit_ok;
+    for (size_t i = 0; i < codes.size(); ++i) {
+        if (codes[i] == exit_ok || codes[i] == exit_interrupted || codes[i] == -1) continue;
+        std::fprintf(stderr, "nestvp %s: point %zu failed (exit %d):\n%s", cmd, i, codes[i],
+                     tail_of_file(cj[i].stderr_path).c_str());
+        rc = exit_failure;
+    }
+    std::vector<std::string> problems, stale;
+    pts = load_points(plan, tmp, problems, stale);
+    for (size_t i = 0; i < codes.size(); ++i)
+        if (codes[i] != exit_ok && codes[i] != exit_interrupted)
+            pts[i].reset();  // failed or never run
+    remove_temp_dir(tmp);
+    return sigint_received() ? exit_interrupted : rc;
+}
+
+int emit_plan_jobs(const char* cmd, const sweep_plan& plan, const std::string& dir, unsigned jobs) {
+    const std::string why = ensure_directory(dir);
+    if (!why.empty()) {
+        std::fprintf(stderr, "nestvp %s: --emit-jobs %s: %s\n", cmd, dir.c_str(), why.c_str());
+        return exit_usage;
+    }
+    const auto old_points = existing_point_files(dir);
+    if (!old_points.empty())  // merge would refuse them, but a stale result is easy to miss
+        std::fprintf(stderr,
+                     "nestvp %s: warning: %s already holds %zu point-*.json file(s) "
+                     "(%s, ...) of an earlier plan; remove them before running the jobs\n",
+                     cmd, dir.c_str(), old_points.size(), old_points.front().c_str());
+    try {
+        emit_jobs(plan, self_exe_path(), dir);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());
+        return exit_failure;
+    }
+    const std::string adir = absolute_path(dir);
+    std::printf(
+        "wrote %zu jobs to %s/jobs.txt\nrun them, e.g.:  parallel -j %u < %s/jobs.txt\n"
+        "then:            nestvp merge %s%s\n",
+        plan.points.size(), adir.c_str(), jobs, adir.c_str(), adir.c_str(),
+        plan.sampled ? "" : " --csv sweep.csv");
+    return exit_ok;
+}
+
+}  // namespace nestvp

@@ -1,0 +1,95 @@
+// End-to-end: nestvp uncertainty, locally and through --emit-jobs + GNU parallel + merge.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "cli_test_util.h"
+#include "platforms/report/json.h"
+
+namespace nestvp {
+namespace {
+
+using test::nestvp;
+using test::run_cmd;
+
+const std::string k_ref = std::string(NESTVP_SOURCE_DIR) + "/platforms/reference.yaml";
+
+std::vector<std::string> unc_args(std::vector<std::string> extra) {
+    std::vector<std::string> a = {"uncertainty",        k_ref,    "--samples", "4", "--set",
+                                  "run.duration_s=0.1", "--quiet"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+}
+
+// The same seed gives the same samples and intervals; another seed other samples. The summary
+// has a row per metric and policy and the three reference ratios, every share in [0, 1].
+TEST(CliE2E, UncertaintyIsReproducibleForAFixedSeed) {
+    const std::string d = test::fresh_dir("e2e-uncertainty");
+    const auto a = run_cmd(nestvp(unc_args({"-j", "2", "--csv", d + "/a.csv", "--json",
+                                            d + "/a.json", "--plot", d + "/plots"})),
+                           d);
+    ASSERT_EQ(a.code, 0) << a.err;
+    EXPECT_NE(a.out.find("samples: 4 of 4 complete"), std::string::npos) << a.out;
+    const auto b = run_cmd(nestvp(unc_args({"-j", "1", "--csv", d + "/b.csv"})), d);
+    ASSERT_EQ(b.code, 0) << b.err;
+    EXPECT_EQ(test::slurp(d + "/a.csv"), test::slurp(d + "/b.csv"));
+    const auto c = run_cmd(nestvp(unc_args({"--seed", "7", "--csv", d + "/c.csv"})), d);
+    ASSERT_EQ(c.code, 0) << c.err;
+    EXPECT_NE(test::slurp(d + "/a.csv"), test::slurp(d + "/c.csv"));
+    const json j = parse_json(test::slurp(d + "/a.json"), "a.json");
+    EXPECT_EQ(j["samples"], 4);
+    bool exit_ratio = false;
+    for (const auto& t : j["targets"]) {
+        if (t["target"] == "ratio kvm_guest_exit cancel/no-cancel") exit_ratio = true;
+        EXPECT_LE(t["p5"].get<double>(), t["median"].get<double>()) << t["target"];
+        EXPECT_LE(t["median"].get<double>(), t["p95"].get<double>()) << t["target"];
+        double sum = 0;
+        for (const auto& s : t["shares"]) sum += s["share"].get<double>();
+        // 1, or 0 for an output with no spread (h_enter_nested under v2)
+        EXPECT_TRUE(std::abs(sum - 1.0) < 1e-9 || sum == 0.0) << t["target"] << " " << sum;
+    }
+    EXPECT_TRUE(exit_ratio);
+    // The sampled keys are the file's assumed ranges (l2.vcpus among them, not the calibrated
+    // housekeeping rate).
+    const auto& keys = j["keys"];
+    EXPECT_NE(std::find(keys.begin(), keys.end(), "l2.vcpus"), keys.end());
+    EXPECT_EQ(std::find(keys.begin(), keys.end(), "l2.housekeeping_hz"), keys.end());
+    std::string why;
+    EXPECT_TRUE(
+        test::xml_well_formed(d + "/plots/tornado-ratio_kvm_guest_exit_cancel_no-cancel.svg", why))
+        << why;
+}
+
+TEST(CliE2E, UncertaintyEmitJobsMergeEqualsLocal) {
+    const std::string d = test::fresh_dir("e2e-uncertainty-jobs");
+    const auto local = run_cmd(nestvp(unc_args({"--csv", d + "/local.csv"})), d);
+    ASSERT_EQ(local.code, 0) << local.err;
+    const auto emit = run_cmd(nestvp(unc_args({"--emit-jobs", d + "/jobs"})), d);
+    ASSERT_EQ(emit.code, 0) << emit.err;
+    EXPECT_NE(emit.out.find("wrote 8 jobs"), std::string::npos) << emit.out;  // 4 x 2 policies
+    const int rc = std::system(("cd / && parallel --will-cite --shuf -j 2 < '" + d +
+                                "/jobs/jobs.txt' > '" + d + "/parallel.log' 2>&1")
+                                   .c_str());
+    ASSERT_EQ(rc, 0) << test::slurp(d + "/parallel.log");
+    const auto merged = run_cmd(nestvp({"merge", d + "/jobs", "--csv", d + "/merged.csv"}), d);
+    ASSERT_EQ(merged.code, 0) << merged.err;
+    EXPECT_EQ(test::slurp(d + "/merged.csv"), test::slurp(d + "/local.csv"));
+}
+
+TEST(CliE2E, UncertaintyBadArgumentsExit2) {
+    const std::string d = test::fresh_dir("e2e-uncertainty-bad");
+    const auto one = run_cmd(nestvp({"uncertainty", k_ref, "--samples", "1"}), d);
+    EXPECT_EQ(one.code, 2);
+    EXPECT_NE(one.err.find("--samples: expected at least 2"), std::string::npos) << one.err;
+    const auto only = run_cmd(nestvp({"uncertainty", k_ref, "--only", "l2.housekeeping_hz"}), d);
+    EXPECT_EQ(only.code, 2);
+    EXPECT_NE(only.err.find("--only l2.housekeeping_hz: not an assumed number"), std::string::npos)
+        << only.err;
+    const auto both =
+        run_cmd(nestvp({"uncertainty", k_ref, "--emit-jobs", d + "/j", "--csv", d + "/x.csv"}), d);
+    EXPECT_EQ(both.code, 2);
+}
+
+}  // namespace
+}  // namespace nestvp

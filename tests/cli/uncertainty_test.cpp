@@ -1,0 +1,123 @@
+// Latin hypercube sampling and the uncertainty statistics (platforms/report/latin_hypercube.h,
+// uncertainty.h).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "platforms/config/platform_loader.h"
+#include "platforms/report/latin_hypercube.h"
+#include "platforms/report/uncertainty.h"
+
+namespace nestvp {
+namespace {
+
+double value_of(const std::string& kv) {
+    return std::stod(kv.substr(kv.find('=') + 1));
+}
+
+// Each key uses each of the n strata exactly once; integers stay whole and inside the range.
+TEST(LatinHypercube, EveryStratumOncePerKey) {
+    const std::vector<sampled_param> ps = {{"a", 0, 1, false}, {"b", 10, 20, true}};
+    const unsigned n = 10;
+    const auto s = latin_hypercube(ps, n, 42);
+    ASSERT_EQ(s.size(), n);
+    for (size_t k = 0; k < ps.size(); ++k) {
+        std::set<unsigned> strata;
+        for (const auto& sample : s) {
+            ASSERT_EQ(sample.size(), ps.size());
+            EXPECT_EQ(sample[k].rfind(ps[k].key + "=", 0), 0u);
+            const double v = value_of(sample[k]);
+            EXPECT_GE(v, ps[k].lo);
+            EXPECT_LE(v, ps[k].hi);
+            if (!ps[k].integer)
+                strata.insert(static_cast<unsigned>((v - ps[k].lo) / (ps[k].hi - ps[k].lo) * n));
+            else
+                EXPECT_EQ(v, static_cast<double>(static_cast<long>(v)));
+        }
+        if (!ps[k].integer) EXPECT_EQ(strata.size(), n);
+    }
+    EXPECT_EQ(latin_hypercube(ps, n, 42), s);
+    EXPECT_NE(latin_hypercube(ps, n, 43), s);
+}
+
+// The reference file's assumed numbers with ranges are the axes; sourced and calibrated values
+// are not.
+TEST(LatinHypercube, AssumedRangesOfTheReference) {
+    const platform_config c = load_platform(NESTVP_SOURCE_DIR "/platforms/reference.yaml");
+    std::set<std::string> keys;
+    for (const auto& p : assumed_ranges(c)) {
+        keys.insert(p.key);
+        EXPECT_LT(p.lo, p.hi) << p.key;
+    }
+    EXPECT_TRUE(keys.count("l2.vcpus"));
+    EXPECT_TRUE(keys.count("machine.core.smt_low_priority_share"));
+    EXPECT_TRUE(keys.count("l0.costs.partition_switch"));
+    EXPECT_FALSE(keys.count("l2.housekeeping_hz"));           // calibrated
+    EXPECT_FALSE(keys.count("l0.costs.hcall_entry"));         // sourced
+    EXPECT_FALSE(keys.count("l2.cede_target_residency_us"));  // sourced
+}
+
+TEST(UncertaintyStats, QuantilesRanksAndRankCorrelation) {
+    EXPECT_DOUBLE_EQ(quantile({3, 1, 2, 4, 5}, 0.5), 3);
+    EXPECT_DOUBLE_EQ(quantile({1, 2}, 0.5), 1.5);
+    EXPECT_DOUBLE_EQ(quantile({0, 10}, 0.05), 0.5);
+    EXPECT_EQ(ranks({10, 30, 20, 20}), (std::vector<double>{1, 4, 2.5, 2.5}));
+    EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {1, 8, 27, 64}), 1.0);  // monotone, not linear
+    EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
+    EXPECT_DOUBLE_EQ(spearman({1, 2, 3}, {5, 5, 5}), 0.0);
+}
+
+// A plan whose exits follow one input: that input takes nearly all the variance, with the
+// sign of the effect; the ratio target is the last paired value over the first.
+TEST(UncertaintyStats, TheInputThatDrivesTheOutputTakesTheShare) {
+    const std::vector<sampled_param> ps = {{"x", 0, 1, false}, {"y", 0, 1, false}};
+    const unsigned n = 40;
+    const auto samples = latin_hypercube(ps, n, 1);
+    const sweep_plan plan =
+        make_sample_plan("/p.yaml", {}, {"x", "y"}, samples, {"pol", {"a", "b"}}, 1);
+    ASSERT_EQ(plan.points.size(), 2u * n);
+    std::vector<std::optional<run_record>> pts(plan.points.size());
+    for (unsigned s = 0; s < n; ++s) {
+        const double x = value_of(samples[s][0]);
+        for (unsigned p = 0; p < 2; ++p) {
+            run_record r;
+            r.result.metrics.kvm_guest_exit = static_cast<uint64_t>(1000 - 500 * x) * (p + 1);
+            r.result.metrics.arithoh_count = 100;
+            pts[s * 2 + p] = r;
+        }
+    }
+    const uncertainty_report rep = analyse_samples(plan, pts);
+    EXPECT_EQ(rep.samples_complete, n);
+    const uncertainty_target* exits = nullptr;
+    const uncertainty_target* ratio = nullptr;
+    for (const auto& t : rep.targets) {
+        if (t.name == "kvm_guest_exit [a]") exits = &t;
+        if (t.name == "ratio kvm_guest_exit b/a") ratio = &t;
+    }
+    ASSERT_TRUE(exits && ratio);
+    EXPECT_EQ(exits->shares.front().key, "x");
+    EXPECT_GT(exits->shares.front().share, 0.9);
+    EXPECT_LT(exits->shares.front().rho, -0.99);
+    EXPECT_NEAR(ratio->median, 2.0, 0.01);
+    EXPECT_GT(exits->p95, exits->median);
+    EXPECT_LT(exits->p5, exits->median);
+    // A missing run drops its sample from the targets that need it.
+    pts[3].reset();
+    EXPECT_EQ(analyse_samples(plan, pts).samples_complete, n - 1);
+}
+
+// A sampled plan round-trips through its manifest (what merge reads).
+TEST(UncertaintyStats, SampledManifestRoundTrips) {
+    const auto samples = latin_hypercube({{"l2.vcpus", 2, 16, true}}, 3, 5);
+    const sweep_plan plan = make_sample_plan("/p.yaml", {"run.duration_s=1"}, {"l2.vcpus"}, samples,
+                                             {"l1.dec_policy", {"no-cancel", "cancel"}}, 5);
+    const sweep_plan back = parse_sweep_manifest(sweep_manifest_json(plan), "sweep.json");
+    EXPECT_TRUE(back.sampled);
+    EXPECT_EQ(back.samples, 3u);
+    EXPECT_EQ(back.points, plan.points);
+    EXPECT_EQ(back.point_sets(1), plan.point_sets(1));
+    EXPECT_EQ(back.grid_keys(), plan.grid_keys());
+}
+
+}  // namespace
+}  // namespace nestvp
