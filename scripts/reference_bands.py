@@ -117,5 +117,38 @@ def latency_tables(la, lb):
         print(f"| total (mean) | {ns(ra.get('all', {}).get('mean'))} | {ns(rb.get('all', {}).get('mean'))} |")
 
 
+def intervals(unc_path, a, b):
+    """Each published figure and ratio beside the model's value and its 90 % interval from the
+    uncertainty sample (nestvp uncertainty --json), and whether the published figure is inside."""
+    u = json.load(open(unc_path))
+    by = {t["target"]: t for t in u["targets"]}
+    print()
+    print(f"90 % intervals: 5-95 % of {u['samples_complete']} Latin-hypercube samples over "
+          f"{len(u['keys'])} assumed ranges (scripts/run-main.sh states how they were run).")
+    print("A calibrated figure's interval shows how far the assumptions move it from where it "
+          "was set.")
+    print()
+    print("| published figure | published | model | 90 % interval | kind | inside |")
+    print("|---|---:|---:|---|---|:---:|")
+    rows = []
+    for k, (pa, pb) in PUBLISHED.items():
+        rows.append((f"{k} no-cancel", pa, a[k], by.get(f"{k} [no-cancel]"), kind(k, "no-cancel")))
+        rows.append((f"{k} cancel", pb, b[k], by.get(f"{k} [cancel]"), kind(k, "cancel")))
+    for k, (pa, pb) in PUBLISHED.items():
+        rows.append((f"{k} cancel/no-cancel", pb / pa, b[k] / max(1, a[k]),
+                     by.get(f"ratio {k} cancel/no-cancel"), "predicted"))
+    for name, pub, model, t, knd in rows:
+        fmt = (lambda v: f"{v:.4f}") if pub < 100 else (lambda v: f"{v:,.0f}")
+        if t is None:
+            print(f"| {name} | {fmt(pub)} | {fmt(model)} | n/a | {knd} | n/a |")
+            continue
+        inside = t["p5"] <= pub <= t["p95"]
+        print(f"| {name} | {fmt(pub)} | {fmt(model)} | {fmt(t['p5'])} .. {fmt(t['p95'])} "
+              f"| {knd} | {'yes' if inside else 'NO'} |")
+
+
 if __name__ == "__main__":
     main(sys.argv[1])
+    if len(sys.argv) > 2:
+        d = json.load(open(sys.argv[1]))
+        intervals(sys.argv[2], d["a"]["metrics"], d["b"]["metrics"])
