@@ -76,9 +76,9 @@ public:
     };
     compute_result compute(double cycles);
     // Busy-waits (a spin loop: the thread stays active) for `d` of simulated time or until
-    // `stop` is set, taking each interrupt as it comes (a handler may set `stop`). Returns true
-    // if the time ran out. The guest's snooze loop (docs/l2-kernel.md).
-    bool spin_for(const sc_core::sc_time& d, const bool& stop);
+    // `stop()` holds, taking each interrupt as it comes (a handler may make it hold). Returns
+    // true if the time ran out. The guest's snooze loop (docs/l2-kernel.md), L1's halt polling.
+    bool spin_for(const sc_core::sc_time& d, const std::function<bool()>& stop);
     // compute() until all cycles are done, taking each interrupt as it comes: OS-level ones go
     // to the running level's handler; HV-class ones in a guest trap to the hypervisor.
     void execute(double cycles);

@@ -90,7 +90,7 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
     return r;
 }
 
-bool hardware_thread::spin_for(const sc_core::sc_time& d, const bool& stop) {
+bool hardware_thread::spin_for(const sc_core::sc_time& d, const std::function<bool()>& stop) {
     settle();
     trace();
     const sc_dt::uint64 end = local_time::now_value() + d.value();
@@ -100,7 +100,7 @@ bool hardware_thread::spin_for(const sc_core::sc_time& d, const bool& stop) {
             dispatch_interrupt();  // the handler may set `stop` (need_resched)
             continue;
         }
-        if (stop) break;
+        if (stop()) break;
         const sc_dt::uint64 now = local_time::now_value();
         if (now >= end) break;
         sc_dt::uint64 elapsed = 0;
@@ -108,7 +108,7 @@ bool hardware_thread::spin_for(const sc_core::sc_time& d, const bool& stop) {
     }
     m_wake.cancel();
     trace();
-    return !stop;
+    return !stop();
 }
 
 void hardware_thread::execute(double cycles) {

@@ -206,7 +206,7 @@ std::vector<param_def> build_schema() {
     // L1 KVM host
     t.push_back(string_key("l1.dec_policy", dec_policy_names(),
                            "queued-DEC handling after an L2 exit (cancel: 7be6ce7043b4, "
-                           "no-cancel: 180c6b072bf3)",
+                           "no-cancel: 180c6b072bf3, cancel-poll: cancel with halt polling)",
                            [](pc& c) -> std::string& { return c.l1.dec_policy; }));
     t.push_back(uint_key("l1.hz", 1, 10000, "Hz", "L1 periodic tick; bounds each L2 run via HDEC",
                          [](pc& c) -> unsigned& { return c.l1.hz; }));
@@ -215,6 +215,10 @@ std::vector<param_def> build_schema() {
                  "the kvm_hv:kvm_guest_exit tracepoint is enabled: after each exit it reads "
                  "the L2 PC (trace_hv.h; a NIA reload in nestedv2, §2.5)",
                  [](pc& c) -> bool& { return c.l1.trace_guest_exit; }));
+    t.push_back(real_key("l1.halt_poll_ns", 0, 1e9, false, "ns",
+                         "with l1.dec_policy=cancel-poll: how long a ceded vCPU polls before it "
+                         "blocks (KVM's halt_poll_ns, virt/kvm/kvm_main.c)",
+                         [](pc& c) -> double& { return c.l1.halt_poll_ns; }));
     add_costs(t, "l1");
     // L2 guest
     t.push_back(uint_key("l2.vcpus", 1, 1024, "", "L2 vCPUs, one L1 run loop and thread each",

@@ -59,6 +59,8 @@ struct l1_config {
     // The kvm_hv:kvm_guest_exit tracepoint is enabled (perf counting it enables it); it reads
     // the L2 PC after every exit (arch/powerpc/kvm/trace_hv.h, nested-virtualization.md §2.5).
     bool trace_guest_exit = true;
+    // cancel-poll's polling window before a ceded vCPU blocks (kvm_vcpu_halt).
+    double halt_poll_ns = 50000;
     cost_table costs;
 };
 

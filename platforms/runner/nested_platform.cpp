@@ -130,6 +130,7 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         setup.boot_nia = l2_boot_nia;
         setup.dtl = cfg.l2.dtl;
         setup.trace_guest_exit = cfg.l1.trace_guest_exit;
+        setup.halt_poll_ns = cfg.l1.halt_poll_ns;
         // The L1 vCPU's data port into its memory (TLM, DMI when granted).
         m_l1_ports.push_back(
             std::make_unique<tlm_memory_port>(("l1_port" + std::to_string(v)).c_str()));

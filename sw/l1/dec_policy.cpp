@@ -22,6 +22,12 @@ public:
     }
 };
 
+class cancel_poll_policy : public cancel_policy {
+public:
+    std::string name() const override { return "cancel-poll"; }
+    bool halt_polls() const override { return true; }
+};
+
 class no_cancel_policy : public dec_policy {
 public:
     std::string name() const override { return "no-cancel"; }
@@ -50,6 +56,7 @@ std::vector<std::unique_ptr<dec_policy>> all_policies() {
     all.push_back(std::make_unique<cancel_policy>());
     all.push_back(std::make_unique<no_cancel_policy>());
     all.push_back(std::make_unique<clear_on_entry_policy>());
+    all.push_back(std::make_unique<cancel_poll_policy>());
     return all;
 }
 

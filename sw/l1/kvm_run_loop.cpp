@@ -282,7 +282,13 @@ void kvm_run_loop::run_single_vcpu() {
     // Step 10: cede/blocking.
     if (!check_block()) {
         set_timer();
-        if (!check_block()) {
+        // cancel-poll: kvm_vcpu_halt polls before it schedules out; a wake-up inside the
+        // window (the DEC hrtimer firing) saves the block and the wake.
+        const bool polled =
+            !check_block() && m_policy.halt_polls() && m_setup.halt_poll_ns > 0 &&
+            m_cpu.poll_until([this] { return check_block(); },
+                             sc_core::sc_time(m_setup.halt_poll_ns, sc_core::SC_NS));
+        if (!polled && !check_block()) {
             ++m_blocks;
             m_cpu.block_until([this] { return check_block(); });
         }

@@ -39,6 +39,7 @@ struct l2_vcpu_setup {
     uint64_t boot_msr = 0, boot_nia = 0;
     bool dtl = true;               // L2 registered a DTL: each entry writes the PC into it
     bool trace_guest_exit = true;  // the kvm_hv:kvm_guest_exit tracepoint is enabled
+    double halt_poll_ns = 0;       // polling window before blocking, with a polling policy
 };
 
 // Where one vCPU's buffers live in L1 memory.

@@ -89,6 +89,16 @@ void l1_cpu::timer_interrupt(const interrupt_record&) {
     m_thread.set_nia(m_thread.irq().rfid());
 }
 
+bool l1_cpu::poll_until(const std::function<bool()>& woken, const sc_core::sc_time& window) {
+    m_metrics.paths().mark(m_thread.id(), path_step::l1_halt_poll, m_thread.step_time());
+    irq_enable();
+    m_thread.spin_for(window, woken);
+    const bool ok = woken();
+    m_metrics.add(ok ? counter::l1_halt_poll_successes : counter::l1_halt_poll_misses,
+                  m_thread.id());
+    return ok;
+}
+
 void l1_cpu::block_until(const std::function<bool()>& woken) {
     // schedule() away from the vCPU task; the CPU goes idle with the tick stopped (NO_HZ).
     m_metrics.paths().mark(m_thread.id(), path_step::l1_blocked, m_thread.step_time());

@@ -49,6 +49,9 @@ public:
     // The vCPU task sleeps until `woken()` holds: the CPU idles (tick stopped) and cedes to
     // L0 between timer interrupts (each may run hrtimer callbacks that wake the task).
     void block_until(const std::function<bool()>& woken);
+    // Halt polling (kvm_vcpu_halt, virt/kvm/kvm_main.c): spin up to `window` with interrupts on
+    // (an expiring hrtimer may wake the task); true if `woken` held before the window ended.
+    bool poll_until(const std::function<bool()>& woken, const sc_core::sc_time& window);
 
 private:
     void timer_interrupt(const interrupt_record& rec);

@@ -164,8 +164,9 @@ void l2_kernel::snooze(uint64_t start) {
     irq.set_msr(irq.msr() | msr::ee);
     m_need_resched = false;
     m_thread.set_low_priority(true);
-    const bool timed_out = m_thread.spin_for(
-        sc_core::sc_time(m_params.cede_target_residency_us, sc_core::SC_US), m_need_resched);
+    const bool timed_out =
+        m_thread.spin_for(sc_core::sc_time(m_params.cede_target_residency_us, sc_core::SC_US),
+                          [this] { return m_need_resched; });
     m_thread.set_low_priority(false);
     m_poll_time_limit = timed_out;
     if (timed_out) {

@@ -23,6 +23,8 @@ const char* counter_name(counter c) {
                                         "l1.cache_reloads",
                                         "l1.ticks",
                                         "l1.timer_interrupts",
+                                        "l1.halt_poll_successes",
+                                        "l1.halt_poll_misses",
                                         "l1.mmio_emulations",
                                         "l1.mmio_gpr_reloads",
                                         "l2.timer_interrupts",

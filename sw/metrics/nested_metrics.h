@@ -35,8 +35,10 @@ enum class counter : unsigned {
     l1_cache_reloads,  // element reloads (GET_STATE) by the state cache
     l1_ticks,
     l1_timer_interrupts,
-    l1_mmio_emulations,   // kvmppc_hv_emulate_mmio after an HDSI exit
-    l1_mmio_gpr_reloads,  // ... whose store source GPR came by GET_STATE (not in the output)
+    l1_halt_poll_successes,  // cancel-poll: woken while polling, no block
+    l1_halt_poll_misses,     // ... the window passed, then it blocked
+    l1_mmio_emulations,      // kvmppc_hv_emulate_mmio after an HDSI exit
+    l1_mmio_gpr_reloads,     // ... whose store source GPR came by GET_STATE (not in the output)
     // L2
     l2_timer_interrupts,
     l2_early_timer_interrupts,

@@ -28,6 +28,7 @@ const char* path_step_name(path_step s) {
                                         "L1 kvm_guest_exit trace",
                                         "L1 handle_exit",
                                         "L1 set_timer",
+                                        "L1 halt poll",
                                         "L1 blocked",
                                         "L1 wake",
                                         "L1 run loop pass",

@@ -37,6 +37,7 @@ enum class path_step : uint8_t {
     l1_trace_exit,
     l1_handle_exit,
     l1_set_timer,
+    l1_halt_poll,  // cancel-poll: spinning before blocking (kvm_vcpu_halt's polling)
     l1_blocked,
     l1_wake,
     l1_run_loop_pass,
