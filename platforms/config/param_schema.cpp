@@ -217,7 +217,8 @@ std::vector<param_def> build_schema() {
                  [](pc& c) -> bool& { return c.l1.trace_guest_exit; }));
     t.push_back(real_key("l1.halt_poll_ns", 0, 1e9, false, "ns",
                          "with l1.dec_policy=cancel-poll: how long a ceded vCPU polls before it "
-                         "blocks (KVM's halt_poll_ns, virt/kvm/kvm_main.c)",
+                         "blocks (KVM's halt_poll_ns, virt/kvm/kvm_main.c; the default is x86's "
+                         "KVM_HALT_POLL_NS_DEFAULT, 200 us)",
                          [](pc& c) -> double& { return c.l1.halt_poll_ns; }));
     add_costs(t, "l1");
     // L2 guest

@@ -60,7 +60,7 @@ struct l1_config {
     // the L2 PC after every exit (arch/powerpc/kvm/trace_hv.h, nested-virtualization.md §2.5).
     bool trace_guest_exit = true;
     // cancel-poll's polling window before a ceded vCPU blocks (kvm_vcpu_halt).
-    double halt_poll_ns = 50000;
+    double halt_poll_ns = 200000;  // KVM_HALT_POLL_NS_DEFAULT on x86
     cost_table costs;
 };
 

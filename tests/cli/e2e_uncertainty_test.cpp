@@ -93,3 +93,30 @@ TEST(CliE2E, UncertaintyBadArgumentsExit2) {
 
 }  // namespace
 }  // namespace nestvp
+
+namespace nestvp {
+namespace {
+
+// A small decision map end to end: one CSV row per cell, three heatmaps.
+TEST(CliE2E, PolicyMapWritesCellsAndHeatmaps) {
+    const std::string d = test::fresh_dir("e2e-policy-map");
+    const auto r =
+        run_cmd(nestvp({"policy-map", k_ref, "--duration", "0.05", "--get-state", "1500",
+                        "--run-output", "powervm", "--idle-vcpus", "1,3", "--wake-hz", "1000,3000",
+                        "--csv", d + "/map.csv", "--plot", d + "/plots", "--quiet"}),
+                d);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string csv = test::slurp(d + "/map.csv");
+    EXPECT_EQ(test::count_of(csv, "\n"), 5u);  // header + 2 x 2 cells
+    EXPECT_NE(csv.find("best_throughput"), std::string::npos);
+    for (const char* c : {"throughput", "timer_p99", "exits"}) {
+        std::string why;
+        EXPECT_TRUE(test::xml_well_formed(d + "/plots/policy-map-" + std::string(c) + ".svg", why))
+            << why;
+    }
+    const auto bad = run_cmd(nestvp({"policy-map", k_ref, "--idle-vcpus", "0"}), d);
+    EXPECT_EQ(bad.code, 2);
+}
+
+}  // namespace
+}  // namespace nestvp

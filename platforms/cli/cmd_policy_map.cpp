@@ -1,0 +1,151 @@
+// nestvp policy-map FILE: the decision map of docs/policy-map.md. A sweep over idle vCPUs x idle
+// wake rate x GET_STATE cost x L0 run output x L1 DEC policy (the policy last, so each cell's
+// policies are adjacent points), then per cell the policy that wins each criterion.
+#include <cstdio>
+
+#include "platforms/cli/cli_outputs.h"
+#include "platforms/cli/cli_parse.h"
+#include "platforms/cli/command.h"
+#include "platforms/cli/plan_runner.h"
+#include "platforms/config/platform_loader.h"
+#include "platforms/report/child_procs.h"
+#include "platforms/report/interrupt.h"
+#include "platforms/report/policy_map.h"
+
+namespace nestvp {
+namespace {
+
+const char* const k_help =
+    "usage: nestvp policy-map FILE.yaml [options]\n"
+    "\n"
+    "Runs the grid run output x GET_STATE cost x idle vCPUs x idle wake rate, each cell under\n"
+    "every L1 DEC policy (each run its own process), and writes which policy gives the highest\n"
+    "arithoh throughput, the lowest timer-interrupt latency p99 and the fewest exits per\n"
+    "second in each cell, with its margin over the runner-up (docs/policy-map.md).\n"
+    "\n"
+    "options:\n"
+    "  --run-output A,B     l0.run_output values (default powervm,powervm-dec-expiry)\n"
+    "  --get-state A,B,...  l0.costs.get_state in cycles (default 1500,15000,150000)\n"
+    "  --idle-vcpus A,B,... idle L2 vCPUs, besides the benchmark's (default 1,3,7)\n"
+    "  --wake-hz A,B,...    l2.housekeeping_hz: timer wake-ups per second of each idle vCPU\n"
+    "                       (default 100,1000,3000,10000)\n"
+    "  --policies A,B,...   l1.dec_policy values (default no-cancel,cancel,cancel-poll)\n"
+    "  --duration S         simulated seconds per run (default 1)\n"
+    "  --set KEY=VALUE      override a key at every run (repeatable; not run.outputs.*)\n"
+    "  -j N                 run at most N points at once (default: the number of cores)\n"
+    "  --csv OUT            one row per cell (default: stdout)\n"
+    "  --plot DIR           heatmaps: policy-map-throughput.svg, -timer_p99.svg, -exits.svg\n"
+    "  --quiet              no progress messages\n"
+    "  --help               this text\n"
+    "\n"
+    "Exit codes: 0 ok, 1 a run failed (its cell compares the others), 2 bad command line or\n"
+    "platform file, 130 interrupted.\n";
+
+int policy_map_main(int argc, char** argv) {
+    install_sigint_flag();
+    std::vector<std::string> files, sets;
+    std::string run_output = "powervm,powervm-dec-expiry", get_state = "1500,15000,150000",
+                idle = "1,3,7", wake = "100,1000,3000,10000",
+                policies = "no-cancel,cancel,cancel-poll", duration = "1";
+    std::string jobs_text, csv_out, plot_dir;
+    bool quiet = false;
+    cli_parser cli("policy-map", k_help);
+    cli.positionals(files);
+    cli.value("--run-output", run_output);
+    cli.value("--get-state", get_state);
+    cli.value("--idle-vcpus", idle);
+    cli.value("--wake-hz", wake);
+    cli.value("--policies", policies);
+    cli.value("--duration", duration);
+    cli.list("--set", sets);
+    cli.value("-j,--jobs", jobs_text);
+    cli.value("--csv", csv_out);
+    cli.value("--plot", plot_dir);
+    cli.flag("-q,--quiet", quiet);
+    sweep_plan plan;
+    unsigned jobs = default_jobs();
+    try {
+        if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
+        if (files.size() != 1)
+            throw usage_error("nestvp policy-map: expected one platform file, got " +
+                              std::to_string(files.size()));
+        try {
+            if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
+        } catch (const usage_error& e) {
+            throw usage_error(cli.prefix() + e.what());
+        }
+        try {
+            parse_settings(sets);
+        } catch (const std::invalid_argument& e) {
+            throw usage_error(std::string("nestvp policy-map: --set: ") + e.what());
+        }
+        refuse_output_keys("policy-map", "--set", sets);
+        const platform_config base = load_platform(files[0], sets);
+        // Idle vCPUs -> l2.vcpus: the benchmark's copies plus the idle ones.
+        grid_axis idle_ax = parse_grid("l2.vcpus=" + idle);
+        for (auto& v : idle_ax.values) {
+            unsigned n = 0;
+            try {
+                n = parse_positive_int("--idle-vcpus", v);
+            } catch (const usage_error& e) {
+                throw usage_error(cli.prefix() + e.what());
+            }
+            v = std::to_string(n + base.workload.arithoh_copies);
+        }
+        std::vector<grid_axis> axes = {parse_grid("l0.run_output=" + run_output),
+                                       parse_grid("l0.costs.get_state=" + get_state), idle_ax,
+                                       parse_grid("l2.housekeeping_hz=" + wake),
+                                       parse_grid("l1.dec_policy=" + policies)};
+        std::vector<std::string> all_sets = sets;
+        all_sets.push_back("run.duration_s=" + duration);
+        plan = make_sweep_plan(absolute_path(files[0]), all_sets, axes);
+        for (size_t i = 0; i < plan.points.size(); ++i) {
+            try {
+                load_platform(plan.platform_file, plan.point_sets(i));
+            } catch (const std::exception& e) {
+                std::string where;
+                for (const auto& s : plan.points[i]) where += " " + s;
+                throw usage_error("nestvp policy-map: point " + std::to_string(i) + " (" +
+                                  where.substr(1) + "): " + e.what());
+            }
+        }
+    } catch (const usage_error& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return exit_usage;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp policy-map: %s\n", e.what());
+        return exit_usage;
+    }
+    if (!prepare_output_file("policy-map", "--csv", csv_out) ||
+        !prepare_output_dir("policy-map", "--plot", plot_dir))
+        return exit_usage;
+    std::vector<std::optional<run_record>> pts;
+    int rc = run_plan_locally("policy-map", plan, jobs, quiet, pts);
+    if (rc == exit_interrupted) rc = exit_ok;
+    try {
+        const policy_map m = analyse_policy_map(plan, pts);
+        write_output(csv_out.empty() ? "-" : csv_out, policy_map_csv(m));
+        if (!plot_dir.empty())
+            for (auto c :
+                 {map_criterion::throughput, map_criterion::timer_p99, map_criterion::exits})
+                write_output(plot_dir + "/policy-map-" + criterion_name(c) + ".svg",
+                             policy_map_svg(m, c));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp policy-map: %s\n", e.what());
+        rc = exit_failure;
+    }
+    if (!flush_stdout("policy-map")) rc = exit_failure;
+    if (sigint_received()) {
+        std::fprintf(stderr, "nestvp policy-map: interrupted; finished cells written\n");
+        return exit_interrupted;
+    }
+    return rc;
+}
+
+}  // namespace
+}  // namespace nestvp
+
+NESTVP_REGISTER_COMMAND(policy_map, "policy-map",
+                        "which L1 DEC policy wins where: throughput, timer p99 and exits over "
+                        "idle vCPUs, wake rate, GET_STATE cost and run output",
+                        nestvp::policy_map_main);

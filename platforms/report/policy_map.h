@@ -1,0 +1,46 @@
+#pragma once
+// The policy decision map (docs/policy-map.md): over a grid of idle vCPUs x idle wake rate x
+// GET_STATE cost x L0 run output, which L1 DEC policy gives the highest benchmark throughput,
+// the lowest timer-interrupt p99 and the fewest exits per second. The grid runs as a sweep with
+// l1.dec_policy as its last (fastest) axis, so each cell's policies are adjacent points.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "platforms/report/run_record.h"
+#include "platforms/report/sweep_plan.h"
+
+namespace nestvp {
+
+enum class map_criterion { throughput, timer_p99, exits };
+const char* criterion_name(map_criterion c);  // "throughput", "timer_p99", "exits"
+
+struct map_cell {
+    std::vector<std::string> values;  // the grid values of the axes before the policy axis
+    // Per policy (the last axis' values, in order): the figure of each criterion, or none when
+    // the run is missing (or, for timer_p99, has no sample).
+    std::vector<std::optional<double>> arithoh, timer_p99, exits_per_s;
+    // Index of the winning policy per criterion (-1: no run to compare, -2: a tie, the best
+    // within 0.05 % of the runner-up) and its margin over the runner-up, in percent of it.
+    int winner[3] = {-1, -1, -1};
+    double margin_pct[3] = {0, 0, 0};
+};
+
+struct policy_map {
+    std::vector<grid_axis> axes;  // the cell axes (all but the policy axis)
+    std::vector<std::string> policies;
+    std::vector<map_cell> cells;  // in grid order
+};
+
+policy_map analyse_policy_map(const sweep_plan& plan,
+                              const std::vector<std::optional<run_record>>& pts);
+
+// One row per cell: the axis values, each criterion's winner and margin, each policy's figures.
+std::string policy_map_csv(const policy_map& m);
+
+// Heatmaps of one criterion: one panel per combination of the axes before the last two (e.g.
+// run output x GET_STATE cost), each panel y = the second-to-last axis, x = the last, a cell's
+// colour its winning policy and its text the margin. Throws with fewer than two cell axes.
+std::string policy_map_svg(const policy_map& m, map_criterion c);
+
+}  // namespace nestvp

@@ -1,0 +1,70 @@
+// The policy decision map (platforms/report/policy_map.h): winners, ties and margins per cell,
+// on synthetic records; the heatmap is well-formed SVG with one cell per grid cell.
+#include <gtest/gtest.h>
+
+#include "cli_test_util.h"
+#include "platforms/report/policy_map.h"
+
+namespace nestvp {
+namespace {
+
+run_record rec(uint64_t arithoh, uint64_t exits) {
+    run_record r;
+    r.result.sim_seconds = 2;
+    r.result.metrics.arithoh_count = arithoh;
+    r.result.metrics.kvm_guest_exit = exits;
+    return r;
+}
+
+TEST(PolicyMap, WinnersTiesAndMargins) {
+    const sweep_plan plan = make_sweep_plan("/p.yaml", {},
+                                            {{"l2.vcpus", {"2", "8"}},
+                                             {"l2.housekeeping_hz", {"100"}},
+                                             {"l1.dec_policy", {"no-cancel", "cancel"}}});
+    ASSERT_EQ(plan.points.size(), 4u);
+    std::vector<std::optional<run_record>> pts = {
+        rec(1000, 50), rec(1000, 40),   // 2 vCPUs: arithoh ties, cancel has fewer exits
+        rec(900, 500), rec(1000, 100),  // 8 vCPUs: cancel wins both
+    };
+    const policy_map m = analyse_policy_map(plan, pts);
+    ASSERT_EQ(m.cells.size(), 2u);
+    EXPECT_EQ(m.policies, (std::vector<std::string>{"no-cancel", "cancel"}));
+    EXPECT_EQ(m.cells[0].values, (std::vector<std::string>{"2", "100"}));
+    EXPECT_EQ(m.cells[0].winner[0], -2);  // tie
+    EXPECT_EQ(m.cells[0].winner[2], 1);
+    EXPECT_NEAR(m.cells[0].margin_pct[2], 20.0, 1e-9);  // 20 vs 25 exits/s: 20 % fewer
+    EXPECT_EQ(m.cells[1].winner[0], 1);
+    EXPECT_NEAR(m.cells[1].margin_pct[0], 100.0 / 9, 1e-9);
+    EXPECT_EQ(m.cells[1].winner[1], -1);  // no timer samples in these records
+    const std::string csv = policy_map_csv(m);
+    EXPECT_EQ(test::count_of(csv, "\n"), 3u);
+    EXPECT_NE(csv.find("2,100,tie,0,,0,cancel,20,"), std::string::npos) << csv;
+    // A missing run leaves the other policy the winner of its cell.
+    pts[2].reset();
+    EXPECT_EQ(analyse_policy_map(plan, pts).cells[1].winner[0], 1);
+}
+
+TEST(PolicyMap, HeatmapIsWellFormedWithACellPerGridCell) {
+    const sweep_plan plan = make_sweep_plan("/p.yaml", {},
+                                            {{"l0.run_output", {"powervm", "powervm-dec-expiry"}},
+                                             {"l2.vcpus", {"2", "4", "8"}},
+                                             {"l2.housekeeping_hz", {"100", "1000"}},
+                                             {"l1.dec_policy", {"no-cancel", "cancel"}}});
+    std::vector<std::optional<run_record>> pts;
+    for (size_t i = 0; i < plan.points.size(); ++i) pts.push_back(rec(1000 + i, 10 + i));
+    const policy_map m = analyse_policy_map(plan, pts);
+    const std::string svg = policy_map_svg(m, map_criterion::throughput);
+    EXPECT_EQ(test::count_of(svg, "class=\"cell\""), 12u);
+    EXPECT_EQ(test::count_of(svg, "class=\"panel\""), 2u);
+    const std::string d = test::fresh_dir("policy-map-svg");
+    const std::string path = d + "/map.svg";
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_TRUE(f);
+    std::fputs(svg.c_str(), f);
+    std::fclose(f);
+    std::string why;
+    EXPECT_TRUE(test::xml_well_formed(path, why)) << why;
+}
+
+}  // namespace
+}  // namespace nestvp
