@@ -153,7 +153,7 @@ TEST(PlatformBadInput, NegativeSeed) {
 
 TEST(PlatformBadInput, UnknownPolicy) {
     expect_bad("unknown_policy.yaml", {}, "unknown_policy.yaml:2:15", "l1.dec_policy",
-               "one of cancel|no-cancel|clear-on-entry, found 'fast'");
+               "one of cancel|no-cancel|clear-on-entry|cancel-poll, found 'fast'");
 }
 
 TEST(PlatformBadInput, UnknownApi) {
@@ -366,7 +366,7 @@ TEST(PlatformBadInput, SetSection) {
 TEST(PlatformBadInput, SetUnknownPolicy) {
     expect_bad("../../../platforms/reference.yaml", {"l1.dec_policy=nocancel"},
                "--set l1.dec_policy=nocancel", "l1.dec_policy",
-               "one of cancel|no-cancel|clear-on-entry");
+               "one of cancel|no-cancel|clear-on-entry|cancel-poll");
 }
 
 TEST(PlatformBadInput, SetEmptyNumber) {
