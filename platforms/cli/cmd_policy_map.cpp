@@ -74,12 +74,7 @@ int policy_map_main(int argc, char** argv) {
         } catch (const usage_error& e) {
             throw usage_error(cli.prefix() + e.what());
         }
-        try {
-            parse_settings(sets);
-        } catch (const std::invalid_argument& e) {
-            throw usage_error(std::string("nestvp policy-map: --set: ") + e.what());
-        }
-        refuse_output_keys("policy-map", "--set", sets);
+        check_plan_sets("policy-map", sets);
         const platform_config base = load_platform(files[0], sets);
         // Idle vCPUs -> l2.vcpus: the benchmark's copies plus the idle ones.
         grid_axis idle_ax = parse_grid("l2.vcpus=" + idle);
@@ -99,16 +94,7 @@ int policy_map_main(int argc, char** argv) {
         std::vector<std::string> all_sets = sets;
         all_sets.push_back("run.duration_s=" + duration);
         plan = make_sweep_plan(absolute_path(files[0]), all_sets, axes);
-        for (size_t i = 0; i < plan.points.size(); ++i) {
-            try {
-                load_platform(plan.platform_file, plan.point_sets(i));
-            } catch (const std::exception& e) {
-                std::string where;
-                for (const auto& s : plan.points[i]) where += " " + s;
-                throw usage_error("nestvp policy-map: point " + std::to_string(i) + " (" +
-                                  where.substr(1) + "): " + e.what());
-            }
-        }
+        check_plan_points("policy-map", plan);
     } catch (const usage_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return exit_usage;

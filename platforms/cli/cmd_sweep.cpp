@@ -73,29 +73,14 @@ int sweep_main(int argc, char** argv) {
         if (!emit_dir.empty() && (!csv_out.empty() || !plot_dir.empty()))
             throw usage_error(
                 "nestvp sweep: with --emit-jobs, give --csv/--plot to 'nestvp merge' instead");
-        try {
-            parse_settings(sets);
-        } catch (const std::invalid_argument& e) {
-            throw usage_error(std::string("nestvp sweep: --set: ") + e.what());
-        }
-        refuse_output_keys("sweep", "--set", sets);
+        check_plan_sets("sweep", sets);
         std::vector<grid_axis> axes;
         for (const auto& g : grids) axes.push_back(parse_grid(g));
         for (const auto& ax : axes) refuse_output_keys("sweep", "--grid", {ax.key + "="});
         if (::access(files[0].c_str(), R_OK) != 0)
             load_platform(files[0], {});  // reports the missing file in the loader's words
         plan = make_sweep_plan(absolute_path(files[0]), sets, axes);
-        // Every point is loaded here, so a bad value fails before anything runs.
-        for (size_t i = 0; i < plan.points.size(); ++i) {
-            try {
-                load_platform(plan.platform_file, plan.point_sets(i));
-            } catch (const std::exception& e) {
-                std::string where;
-                for (const auto& s : plan.points[i]) where += " " + s;
-                throw usage_error("nestvp sweep: point " + std::to_string(i) + " (" +
-                                  where.substr(1) + "): " + e.what());
-            }
-        }
+        check_plan_points("sweep", plan);
     } catch (const usage_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return exit_usage;

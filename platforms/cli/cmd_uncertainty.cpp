@@ -86,12 +86,7 @@ int uncertainty_main(int argc, char** argv) {
             throw usage_error(
                 "nestvp uncertainty: with --emit-jobs, give the outputs to "
                 "'nestvp merge' instead");
-        try {
-            parse_settings(sets);
-        } catch (const std::invalid_argument& e) {
-            throw usage_error(std::string("nestvp uncertainty: --set: ") + e.what());
-        }
-        refuse_output_keys("uncertainty", "--set", sets);
+        check_plan_sets("uncertainty", sets);
         const grid_axis pair = parse_grid(pair_text);
         refuse_output_keys("uncertainty", "--pair", {pair.key + "="});
         const platform_config cfg = load_platform(files[0], sets);
@@ -130,16 +125,10 @@ int uncertainty_main(int argc, char** argv) {
         for (const auto& p : params) keys.push_back(p.key);
         plan = make_sample_plan(absolute_path(files[0]), sets, keys,
                                 latin_hypercube(params, samples, seed), pair, seed);
-        // Every run is loaded here, so a sample the platform's checks refuse fails before
-        // anything runs.
-        for (size_t i = 0; i < plan.points.size(); ++i) {
-            try {
-                load_platform(plan.platform_file, plan.point_sets(i));
-            } catch (const std::exception& e) {
-                throw usage_error("nestvp uncertainty: sample " +
-                                  std::to_string(i / pair.values.size()) + ": " + e.what());
-            }
-        }
+        // A sample the platform's checks refuse fails before anything runs.
+        const size_t pairs = pair.values.size();
+        check_plan_points("uncertainty", plan,
+                          [pairs](size_t i) { return "sample " + std::to_string(i / pairs); });
     } catch (const usage_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return exit_usage;

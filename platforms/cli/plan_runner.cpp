@@ -6,11 +6,37 @@
 
 #include "platforms/cli/child_progress.h"
 #include "platforms/cli/cli_outputs.h"
+#include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/config/platform_loader.h"
 #include "platforms/report/child_procs.h"
 #include "platforms/report/interrupt.h"
 
 namespace nestvp {
+
+void check_plan_sets(const char* cmd, const std::vector<std::string>& sets) {
+    try {
+        parse_settings(sets);
+    } catch (const std::invalid_argument& e) {
+        throw usage_error(std::string("nestvp ") + cmd + ": --set: " + e.what());
+    }
+    refuse_output_keys(cmd, "--set", sets);
+}
+
+void check_plan_points(const char* cmd, const sweep_plan& plan,
+                       const std::function<std::string(size_t)>& label) {
+    for (size_t i = 0; i < plan.points.size(); ++i) {
+        try {
+            load_platform(plan.platform_file, plan.point_sets(i));
+        } catch (const std::exception& e) {
+            std::string where = "point " + std::to_string(i) + " (";
+            for (size_t k = 0; k < plan.points[i].size(); ++k)
+                where += (k ? " " : "") + plan.points[i][k];
+            throw usage_error(std::string("nestvp ") + cmd + ": " +
+                              (label ? label(i) : where + ")") + ": " + e.what());
+        }
+    }
+}
 
 int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, bool quiet,
                      std::vector<std::optional<run_record>>& pts) {

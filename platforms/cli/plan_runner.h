@@ -2,6 +2,7 @@
 // Running a sweep plan (a grid or a sample): locally, each point its own `nestvp run` process,
 // or written out as jobs for GNU parallel or a Slurm array. `sweep` and `uncertainty` share it,
 // so both run exactly the commands --emit-jobs would write.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,16 @@
 #include "platforms/report/sweep_plan.h"
 
 namespace nestvp {
+
+// The --set list every point of a plan gets: well-formed and no run.outputs.* (each point
+// writes only its record). Throws usage_error ("nestvp <cmd>: --set: ...").
+void check_plan_sets(const char* cmd, const std::vector<std::string>& sets);
+
+// Loads every point's configuration before anything runs, so a bad value fails first; throws
+// usage_error "nestvp <cmd>: <label(i)>: <the loader's message>". The default label is
+// "point i (key=value ...)".
+void check_plan_points(const char* cmd, const sweep_plan& plan,
+                       const std::function<std::string(size_t)>& label = {});
 
 // Runs every point (at most `jobs` at once) into a temporary folder and reads the records back
 // the way `merge` does; a failed point is reported ("nestvp <cmd>: point i failed ...") and left
