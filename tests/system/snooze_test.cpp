@@ -3,30 +3,16 @@
 // timers are rare here, so what an idle vCPU does is the governor's and the policy's doing.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 
-#include "platforms/report/run_record.h"
+#include "reference_run.h"
 
 namespace nestvp {
 namespace {
 
 run_metrics run(const std::string& sets) {
-    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    const std::string out = std::string(NESTVP_BINARY_DIR) + "/snooze-" + test + "-" +
-                            std::to_string(std::hash<std::string>{}(sets)) + ".json";
-    const std::string cmd =
-        "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + std::string(NESTVP_BINARY_DIR) + "/nestvp run " +
-        NESTVP_SOURCE_DIR + "/platforms/reference.yaml --quiet --set run.duration_s=1 " +
-        "--set l2.vcpus=3 --set l2.housekeeping_hz=10 " + sets + " --json " + out + " > /dev/null";
-    if (std::system(cmd.c_str()) != 0) throw std::runtime_error("run failed: " + cmd);
-    std::ifstream in(out);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::remove(out.c_str());
-    return parse_run_record(ss.str(), out).result.metrics;
+    return test::run_reference(
+        "--set run.duration_s=1 --set l2.vcpus=3 --set l2.housekeeping_hz=10 " + sets);
 }
 
 double count(const run_metrics& m, unsigned v, const std::string& key) {
