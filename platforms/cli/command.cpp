@@ -1,15 +1,14 @@
 // The command registry and the pieces every command shares (docs/cli.md).
 #include "platforms/cli/command.h"
 
-#include "platforms/report/tornado_svg.h"
-#include "platforms/report/uncertainty.h"
-
 #include <cstdio>
 #include <exception>
 
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/run_record.h"
+#include "platforms/report/tornado_svg.h"
+#include "platforms/report/uncertainty.h"
 
 namespace nestvp {
 

@@ -91,6 +91,12 @@ uncertainty_report analyse_samples(const sweep_plan& plan,
     for (size_t k = 0; k + 1 < plan.grid.size(); ++k) r.keys.push_back(plan.grid[k].key);
     const grid_axis& pair = plan.grid.back();
     const size_t pairs = pair.values.size();
+    // Sample s's sampled values, in key order (the same in each of its paired points).
+    const auto inputs_of = [&](unsigned s) {
+        std::vector<double> in;
+        for (const auto& k : r.keys) in.push_back(sampled_value(plan.points[s * pairs], k));
+        return in;
+    };
     // Per metric and paired value: the samples where that run is present.
     for (const auto& metric : chart_metrics()) {
         for (size_t p = 0; p < pairs; ++p) {
@@ -100,9 +106,7 @@ uncertainty_report analyse_samples(const sweep_plan& plan,
                 const auto& rec = pts.at(s * pairs + p);
                 double v = 0;
                 if (!rec || !metric_value(*rec, metric, v)) continue;
-                std::vector<double> in;
-                for (const auto& k : r.keys) in.push_back(sampled_value(plan.points[s * pairs], k));
-                inputs.push_back(std::move(in));
+                inputs.push_back(inputs_of(s));
                 ys.push_back(v);
             }
             if (!ys.empty())
@@ -126,9 +130,7 @@ uncertainty_report analyse_samples(const sweep_plan& plan,
                 if (!a || !b || !metric_value(*a, metric, va) || !metric_value(*b, metric, vb) ||
                     va == 0)
                     continue;
-                std::vector<double> in;
-                for (const auto& k : r.keys) in.push_back(sampled_value(plan.points[s * pairs], k));
-                inputs.push_back(std::move(in));
+                inputs.push_back(inputs_of(s));
                 ys.push_back(vb / va);
             }
             if (!ys.empty())

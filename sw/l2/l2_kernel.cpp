@@ -168,7 +168,6 @@ void l2_kernel::snooze(uint64_t start) {
         m_thread.spin_for(sc_core::sc_time(m_params.cede_target_residency_us, sc_core::SC_US),
                           [this] { return m_need_resched; });
     m_thread.set_low_priority(false);
-    m_poll_time_limit = timed_out;
     if (timed_out) {
         // menu_update: a polling state left at its time limit counts as idle until the next
         // timer, so the next pick goes deeper.
@@ -193,7 +192,6 @@ void l2_kernel::cede(uint64_t start) {
     // menu_update: the residency less the exit latency (half of it if shorter than twice that).
     const double measured = us_since(start), lat = m_params.cede_exit_latency_us;
     m_last_idle_us = measured > 2 * lat ? measured - lat : measured / 2;
-    m_poll_time_limit = false;
 }
 
 void l2_kernel::idle_loop() {
@@ -202,7 +200,6 @@ void l2_kernel::idle_loop() {
         // do_idle -> cpuidle_idle_call: the governor picks a state, the driver enters it.
         m_thread.set_nia(nia_idle);
         exec(m_costs.idle_enter);
-        m_need_resched = false;
         const uint64_t start = mftb();
         if (select_idle_state(start) == idle_state::snooze)
             snooze(start);

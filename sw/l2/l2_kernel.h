@@ -86,14 +86,13 @@ private:
     uint64_t m_next_tick = ~0ull;
     uint64_t m_next_housekeeping = ~0ull;
     uint64_t m_next_device = ~0ull;
-    std::mt19937_64 m_device_rng;
     bool m_tick_running = false;
-    bool m_idle = false;             // in the idle loop (a timer callback then sets need_resched)
-    bool m_need_resched = false;     // TIF_NEED_RESCHED: ends a snooze
-    bool m_poll_time_limit = false;  // the last snooze hit its time limit (dev->poll_time_limit)
-    double m_last_idle_us = 1e300;   // menu_update's measured idle length, in µs
+    bool m_idle = false;            // in the idle loop (a timer callback then sets need_resched)
+    bool m_need_resched = false;    // TIF_NEED_RESCHED: ends a snooze
+    double m_last_idle_us = 1e300;  // menu_update's measured idle length, in µs
     double m_tb_per_us;
     std::mt19937_64 m_rng;
+    std::mt19937_64 m_device_rng;  // device work's spacing: its own stream
 };
 
 }  // namespace nestvp
