@@ -72,16 +72,15 @@ void core::rerate() {
                              ? m_smt_speed[k - 1] + frac * (m_smt_speed[k] - m_smt_speed[k - 1])
                              : m_smt_speed[k - 1];
     m_normal_rate = static_cast<double>(m_clock_hz) * speed;
-    ++m_rerate_count;
-    for (const member& t : m_threads) t.wake->notify();
+    for (const member& t : m_threads) t.listener->rerated();
 }
 
 bool core::is_active(unsigned thread_index) const {
     return m_active.at(thread_index);
 }
 
-void core::attach(const local_time::wake_source& thread, sc_core::sc_event& wake) {
-    m_threads.push_back({&thread, &wake});
+void core::attach(const local_time::wake_source& activity, rate_listener& listener) {
+    m_threads.push_back({&activity, &listener});
 }
 
 sc_dt::uint64 core::next_wake() const {

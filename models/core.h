@@ -15,6 +15,15 @@
 
 namespace nestvp {
 
+// A thread of the core, told of each re-rate at the instant it happens.
+class rate_listener {
+public:
+    virtual void rerated() = 0;
+
+protected:
+    ~rate_listener() = default;
+};
+
 class core : public sc_core::sc_module, public local_time::wake_source {
 public:
     // smt_speed[k-1]: speed of one thread (fraction of the core clock) with k active threads.
@@ -37,15 +46,12 @@ public:
     double thread_rate(unsigned thread_index) const {
         return m_low[thread_index] ? m_normal_rate * m_low_share : m_normal_rate;
     }
-    // Incremented with every change of the active-thread count.
-    uint64_t rerate_count() const { return m_rerate_count; }
     // Integral over time of the active-thread count, in thread-seconds (for statistics).
     double busy_thread_seconds() const;
 
-    // Each thread of the core registers here: its own timed activity (`thread`) and the
-    // wake-up event its compute() waits on, notified (immediately) whenever the active-thread
-    // count changes.
-    void attach(const local_time::wake_source& thread, sc_core::sc_event& wake);
+    // Each thread of the core registers here: its own timed activity (`activity`) and the
+    // listener told whenever the thread rates change.
+    void attach(const local_time::wake_source& activity, rate_listener& listener);
     // The earliest timed activity among the core's threads: the bound of their run-ahead in
     // local_time's per-core mode.
     sc_dt::uint64 next_wake() const override;
@@ -60,12 +66,11 @@ private:
     unsigned m_active_count = 0;
     double m_low_share;
     double m_normal_rate;  // cycles/s of a normal-priority thread now
-    uint64_t m_rerate_count = 0;
     double m_busy_acc = 0;
     sc_core::sc_time m_busy_since;
     struct member {
         const local_time::wake_source* activity;
-        sc_core::sc_event* wake;
+        rate_listener* listener;
     };
     std::vector<member> m_threads;
 };

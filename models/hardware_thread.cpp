@@ -22,7 +22,7 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
     m_irq.timer_lines.bind(
         *m_timers);  // the thread is the platform of its unit and exception logic
     m_irq.set_waker(m_wake);
-    m_core.attach(*this, m_wake);
+    m_core.attach(*this, *this);
     m_hcall_ext = new hcall_extension;
     m_hcall_gp.set_extension(m_hcall_ext);  // the payload frees it
 }
@@ -55,8 +55,8 @@ void hardware_thread::set_nia(uint64_t nia) {
 double hardware_thread::cycles(accounting a) const {
     double c = m_cycles.at(a);
     // A segment folded from run-ahead starts at the thread's local time, perhaps after now.
-    if (m_seg_active && m_seg_acct == a && local_time::now() > m_seg_start)
-        c += (local_time::now() - m_seg_start).to_seconds() * m_seg_rate;
+    if (m_seg.active && !m_seg.ended && m_seg.acct == a && local_time::now() > m_seg.start)
+        c += (local_time::now() - m_seg.start).to_seconds() * m_seg.rate;
     return c;
 }
 

@@ -29,6 +29,7 @@ namespace nestvp {
 
 class hardware_thread final : public sc_core::sc_module,
                               public local_time::wake_source,
+                              public rate_listener,
                               public hv_thread_if {
 public:
     enum accounting : unsigned { acct_l0, acct_l1, acct_l2_kernel, acct_l2_user, acct_count };
@@ -172,8 +173,12 @@ private:
         if (m_trace_hook) m_trace_hook();
     }
     void dispatch_interrupt();
-    double busy_segment(sc_dt::uint64 units, double cap, sc_dt::uint64& elapsed,
-                        unsigned& delta_waits);
+    void busy_segment(sc_dt::uint64 units, double& remaining, double& done, unsigned& delta_waits,
+                      const std::function<bool()>* stop);
+    sc_dt::uint64 segment_units(double cycles, double rate) const;
+    void account_segment();
+    // The core re-rated its threads: a waiting segment is split at this instant (core.h).
+    void rerated() override;
     accounting current_accounting() const;
 
     core& m_core;
@@ -193,8 +198,8 @@ private:
     sc_core::sc_event m_trap_event;
     sc_core::sc_time m_entry_time, m_trap_time;
 
-    // What compute() waits on: its deadline (a timed notification), the exception logic's
-    // deliverable changes and the core's re-rates, all on this one event.
+    // What compute() and spin_for() wait on: the segment's deadline (a timed notification),
+    // the exception logic's deliverable changes, and a re-rate that ends the segment.
     sc_core::sc_event m_wake;
     const double m_units_per_second;  // SystemC time-value units per second (fixed)
 
@@ -205,11 +210,20 @@ private:
     sc_dt::uint64 m_wake_at = ~sc_dt::uint64{0};  // end of this thread's timed wait, if any
     sc_dt::uint64 m_handoff = 0;  // run-ahead passed between contexts at entry and trap
     std::array<double, acct_count> m_cycles{};
-    // The compute() segment in progress (for cycles()).
-    bool m_seg_active = false;
-    accounting m_seg_acct = acct_l0;
-    double m_seg_rate = 0;
-    sc_core::sc_time m_seg_start;
+    // The segment of compute() or spin_for() that waits now. A re-rate retires its cycles at
+    // the old rate and restarts it at the new one in place (rerated()), without waking the
+    // thread, unless the caller's loop would stop there.
+    struct segment {
+        bool active = false;
+        bool ended = false;  // by a re-rate, already accounted; the thread is woken
+        accounting acct = acct_l0;
+        double rate = 0;
+        sc_core::sc_time start;
+        sc_dt::uint64 deadline = 0;
+        double* remaining = nullptr;  // the caller's cycles left (infinite for spin_for)
+        double* done = nullptr;       // the caller's cycles retired
+        const std::function<bool()>* stop = nullptr;  // spin_for's condition
+    } m_seg;
 };
 
 }  // namespace nestvp

@@ -11,21 +11,37 @@
 
 namespace nestvp {
 
-// One segment of busy time: advances up to `units` of simulated time at the thread's current
-// rate, ending early at a re-rate or a pending interrupt. Returns the cycles retired (at most
-// `cap`); `elapsed` gets the time units that passed (0 after a wait for delta activity).
-double hardware_thread::busy_segment(sc_dt::uint64 units, double cap, sc_dt::uint64& elapsed,
-                                     unsigned& delta_waits) {
+sc_dt::uint64 hardware_thread::segment_units(double cycles, double rate) const {
+    static const double resolution = sc_core::sc_get_time_resolution().to_seconds();  // fixed
+    return static_cast<sc_dt::uint64>(std::ceil(cycles / rate / resolution));
+}
+
+// Retires the waiting segment's cycles from its start to now, at its rate (at most the
+// caller's remaining cycles).
+void hardware_thread::account_segment() {
+    const sc_dt::uint64 elapsed = (sc_core::sc_time_stamp() - m_seg.start).value();
+    const double done =
+        std::min(*m_seg.remaining, sc_core::sc_time::from_value(elapsed).to_seconds() * m_seg.rate);
+    m_cycles[m_seg.acct] += done;
+    *m_seg.remaining -= done;
+    *m_seg.done += done;
+}
+
+// One segment of busy time: advances up to `units` of simulated time at the thread's rate,
+// ending early at a pending interrupt, or at a re-rate after which the caller's loop stops
+// (rerated()). Retired cycles go to `remaining` (which caps them) and `done`.
+void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, double& done,
+                                   unsigned& delta_waits, const std::function<bool()>* stop) {
     const double rate = m_core.thread_rate(m_index);
-    const uint64_t rerates = m_core.rerate_count();
-    elapsed = 0;
     if (local_time::try_advance(units, m_core, m_wake_at)) {
         // Exact: no activity is pending before the segment ends (models/local_time.h), so
         // it ends at its deadline, as the wait below would, and counts the same cycles.
-        elapsed = units;
-        const double done = std::min(cap, sc_core::sc_time::from_value(units).to_seconds() * rate);
-        m_cycles[current_accounting()] += done;
-        return done;
+        const double d =
+            std::min(remaining, sc_core::sc_time::from_value(units).to_seconds() * rate);
+        m_cycles[current_accounting()] += d;
+        remaining -= d;
+        done += d;
+        return;
     }
     // Only activity at the current time (delta notifications, e.g. a timer line change
     // this thread made) stopped it: let that run, then try again. Exact: the slow path
@@ -37,40 +53,67 @@ double hardware_thread::busy_segment(sc_dt::uint64 units, double cap, sc_dt::uin
         m_wake_at = local_time::kernel_now_value();  // siblings must not pass this instant
         sc_core::wait(sc_core::SC_ZERO_TIME);
         m_wake_at = ~sc_dt::uint64{0};
-        return 0;
+        return;
     }
-    // Wait for the deadline, or a re-rate or an interrupt. A run-ahead offset is folded in:
-    // the segment starts at local time, and nothing can wake the thread before that.
+    // Wait for the deadline, or an interrupt, or a re-rate that ends the segment. A run-ahead
+    // offset is folded in: the segment starts at local time, and nothing can wake the thread
+    // before that.
     const sc_core::sc_time start = sc_core::sc_time::from_value(local_time::fold());
-    const sc_core::sc_time deadline = start + sc_core::sc_time::from_value(units);
-    m_seg_active = true, m_seg_acct = current_accounting(), m_seg_rate = rate, m_seg_start = start;
+    m_seg =
+        segment{true,  false, current_accounting(), rate, start, start.value() + units, &remaining,
+                &done, stop};
     m_wake.cancel();
-    m_wake.notify(deadline - sc_core::sc_time_stamp());
-    m_wake_at = deadline.value();
+    m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline) - sc_core::sc_time_stamp());
+    m_wake_at = m_seg.deadline;
     for (;;) {
         sc_core::wait(m_wake);
-        if (sc_core::sc_time_stamp() < start)
+        if (sc_core::sc_time_stamp() < m_seg.start)
             throw std::logic_error(std::string(name()) + ": woken before its local time");
-        if (sc_core::sc_time_stamp() >= deadline || m_core.rerate_count() != rerates ||
+        if (m_seg.ended || sc_core::sc_time_stamp().value() >= m_seg.deadline ||
             m_irq.pending_vector())
             break;
         // Woken for nothing: the same deadline (a pending notification for it stays, one
         // replaced by the wake-up is made again).
-        m_wake.notify(deadline - sc_core::sc_time_stamp());
+        m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline) - sc_core::sc_time_stamp());
     }
     m_wake_at = ~sc_dt::uint64{0};
-    m_seg_active = false;
-    elapsed = (sc_core::sc_time_stamp() - start).value();
-    const double done = std::min(cap, sc_core::sc_time::from_value(elapsed).to_seconds() * rate);
-    m_cycles[m_seg_acct] += done;
-    return done;
+    if (!m_seg.ended) account_segment();
+    m_seg.active = false;
+}
+
+void hardware_thread::rerated() {
+    if (!m_seg.active || m_seg.ended) return;
+    // The re-rating thread has caught up to SystemC time (core::set_active), and run-ahead
+    // never lets it pass a sibling's segment start (models/local_time.h).
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (now < m_seg.start)
+        throw std::logic_error(std::string(name()) + ": re-rated before its local time");
+    account_segment();
+    // What the caller's loop does next at this instant: stop (so wake the thread), or go on
+    // with a new segment at the new rate, made here instead. Exact: the same cycles and the
+    // same deadline as a thread that woke and looped.
+    const bool go_on =
+        !m_irq.pending_vector() &&
+        (m_seg.stop ? !(*m_seg.stop)() && now.value() < m_seg.deadline : *m_seg.remaining > 1e-6);
+    if (!go_on) {
+        m_seg.ended = true;
+        m_wake.cancel();
+        m_wake.notify();
+        return;
+    }
+    m_seg.rate = m_core.thread_rate(m_index);
+    m_seg.start = now;
+    if (m_seg.stop) return;  // spin_for's deadline stays: its end
+    m_seg.deadline = now.value() + segment_units(*m_seg.remaining, m_seg.rate);
+    m_wake.cancel();
+    m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline) - now);
+    m_wake_at = m_seg.deadline;
 }
 
 hardware_thread::compute_result hardware_thread::compute(double cycles) {
     compute_result r;
     double remaining = cycles + m_owed;  // charged steps are retired with this work
     m_owed = 0;
-    static const double resolution = sc_core::sc_get_time_resolution().to_seconds();  // fixed
     trace();
     unsigned delta_waits = 0;
     while (remaining > 1e-6) {
@@ -78,12 +121,8 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
             r.interrupted = true;
             break;
         }
-        const double rate = m_core.thread_rate(m_index);
-        const auto units = static_cast<sc_dt::uint64>(std::ceil(remaining / rate / resolution));
-        sc_dt::uint64 elapsed = 0;
-        const double done = busy_segment(units, remaining, elapsed, delta_waits);
-        remaining -= done;
-        r.done += done;
+        busy_segment(segment_units(remaining, m_core.thread_rate(m_index)), remaining, r.done,
+                     delta_waits, nullptr);
     }
     m_wake.cancel();
     trace();
@@ -95,6 +134,7 @@ bool hardware_thread::spin_for(const sc_core::sc_time& d, const std::function<bo
     trace();
     const sc_dt::uint64 end = local_time::now_value() + d.value();
     unsigned delta_waits = 0;
+    double uncapped = std::numeric_limits<double>::infinity(), done = 0;
     for (;;) {
         if (m_irq.pending_vector()) {
             dispatch_interrupt();  // the handler may set `stop` (need_resched)
@@ -103,8 +143,7 @@ bool hardware_thread::spin_for(const sc_core::sc_time& d, const std::function<bo
         if (stop()) break;
         const sc_dt::uint64 now = local_time::now_value();
         if (now >= end) break;
-        sc_dt::uint64 elapsed = 0;
-        busy_segment(end - now, std::numeric_limits<double>::infinity(), elapsed, delta_waits);
+        busy_segment(end - now, uncapped, done, delta_waits, &stop);
     }
     m_wake.cancel();
     trace();
