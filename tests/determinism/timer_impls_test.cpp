@@ -14,67 +14,20 @@
 
 #include "platforms/report/json.h"
 #include "tests/cli/cli_test_util.h"
+#include "tests/support/record_fields.h"
 
 namespace nestvp {
 namespace {
 
+using test::comparable_fields;
+using test::differences;
+using test::field_list;
+
 const std::string k_ref = std::string(NESTVP_SOURCE_DIR) + "/platforms/reference.yaml";
 const std::string k_impl_key = "machine.timer.impl";
 
-using field_list = std::vector<std::pair<std::string, std::string>>;  // path, value as text
-
-// Every leaf of a JSON document as (dotted path, value), in document order.
-void flatten(const json& v, const std::string& path, field_list& out) {
-    const std::string prefix = path.empty() ? path : path + ".";
-    if (v.is_object()) {
-        for (const auto& m : v.items()) flatten(m.value(), prefix + m.key(), out);
-    } else if (v.is_array()) {
-        for (size_t i = 0; i < v.size(); ++i) flatten(v[i], prefix + std::to_string(i), out);
-    } else {
-        out.emplace_back(path, v.dump());
-    }
-}
-
-// The fields of a run record that must not depend on the implementation.
-field_list comparable_fields(const std::string& json, const std::string& what,
-                             const std::vector<std::string>& skip) {
-    field_list all, kept;
-    flatten(parse_json(json, what), "", all);
-    for (auto& f : all) {
-        bool drop = false;
-        for (const auto& s : skip) drop = drop || f.first == s;
-        if (!drop) kept.push_back(std::move(f));
-    }
-    return kept;
-}
-
 const std::vector<std::string> k_host_fields = {"wall_seconds", "settings." + k_impl_key,
                                                 "config." + k_impl_key};
-
-// "" if equal; otherwise names the first differing field with both values, then the others.
-std::string differences(const field_list& a, const std::string& an, const field_list& b,
-                        const std::string& bn) {
-    std::vector<std::string> diffs;
-    for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
-        if (i >= a.size()) {
-            diffs.push_back("field " + b[i].first + " only in " + bn);
-        } else if (i >= b.size()) {
-            diffs.push_back("field " + a[i].first + " only in " + an);
-        } else if (a[i].first != b[i].first) {
-            diffs.push_back("field " + a[i].first + " in " + an + " where " + bn + " has " +
-                            b[i].first);
-            break;  // the layouts diverge: every later pair would differ
-        } else if (a[i].second != b[i].second) {
-            diffs.push_back("field " + a[i].first + ": " + an + "=" + a[i].second + " " + bn + "=" +
-                            b[i].second);
-        }
-    }
-    if (diffs.empty()) return "";
-    std::string out = "first differing " + diffs[0];
-    for (size_t i = 1; i < diffs.size(); ++i)
-        out += (i == 1 ? "\nother differences:\n  " : "\n  ") + diffs[i];
-    return out;
-}
 
 // Runs the reference platform for 0.5 s simulated under one implementation; returns the JSON.
 std::string run_impl(const std::string& impl, const std::string& dir) {
