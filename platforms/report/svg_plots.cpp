@@ -297,51 +297,67 @@ std::string stacked_bar_svg(const std::string& title, const std::vector<bar_run>
     return out;
 }
 
-std::string exit_rate_svg(const std::string& title, const std::vector<exit_event>& exits,
-                          double sim_seconds, double y_top, unsigned bins) {
+namespace {
+
+// The timeline's bins over [0, tmax) merged `group` at a time into at most `bins` points.
+struct merged_rates {
+    double width = 1;                       // seconds per point
+    std::vector<std::vector<double>> rate;  // [vCPU][point], exits per second
+    std::vector<uint64_t> total;            // exits per vCPU
+};
+
+merged_rates merge_bins(const exit_bins& exits, double sim_seconds, unsigned bins) {
     if (bins == 0) bins = 1;
-    double tmax = sim_seconds;
-    unsigned vcpus = 0;
-    for (const auto& e : exits) {
-        tmax = std::max(tmax, e.t_s);
-        vcpus = std::max(vcpus, e.vcpu + 1);
+    const double bin_s = exits.bin_s > 0 ? exits.bin_s : 1.0;
+    size_t used = static_cast<size_t>(std::ceil(std::max(sim_seconds, 0.0) / bin_s));
+    for (const auto& row : exits.counts) used = std::max(used, row.size());
+    used = std::max<size_t>(used, 1);
+    const size_t group = (used + bins - 1) / bins;
+    const size_t points = (used + group - 1) / group;
+    merged_rates m;
+    m.width = bin_s * static_cast<double>(group);
+    for (const auto& row : exits.counts) {
+        std::vector<double> r(points, 0);
+        uint64_t total = 0;
+        for (size_t i = 0; i < row.size(); ++i) {
+            r[i / group] += static_cast<double>(row[i]);
+            total += row[i];
+        }
+        for (double& x : r) x /= m.width;
+        m.rate.push_back(std::move(r));
+        m.total.push_back(total);
     }
-    if (!(tmax > 0)) tmax = 1;
-    const double bw = tmax / bins;
-    std::vector<std::vector<double>> rate(vcpus, std::vector<double>(bins, 0));
-    std::vector<uint64_t> total(vcpus, 0);
-    for (const auto& e : exits) {
-        const size_t b = std::min<size_t>(bins - 1, static_cast<size_t>(std::max(0.0, e.t_s / bw)));
-        rate[e.vcpu][b] += 1 / bw;
-        ++total[e.vcpu];
-    }
+    return m;
+}
+
+}  // namespace
+
+std::string exit_rate_svg(const std::string& title, const exit_bins& exits, double sim_seconds,
+                          double y_top, unsigned bins) {
+    const merged_rates m = merge_bins(exits, sim_seconds, bins);
+    const size_t points = m.rate.empty() ? std::max(1u, bins) : m.rate[0].size();
+    const double span = std::max(sim_seconds, m.width * static_cast<double>(points));
     std::vector<std::string> xs;
-    for (unsigned b = 0; b < bins; ++b) xs.push_back(json_number((b + 0.5) * bw));
+    for (size_t b = 0; b < points; ++b) xs.push_back(json_number((b + 0.5) * m.width));
     std::vector<line_series> series;
-    for (unsigned v = 0; v < vcpus; ++v)
-        series.push_back({"vCPU " + std::to_string(v) + " (" + std::to_string(total[v]) +
-                              " exits, " + tick_label(std::round(total[v] / tmax)) + "/s)",
-                          rate[v]});
+    for (size_t v = 0; v < m.rate.size(); ++v) {
+        if (m.total[v] == 0) continue;
+        series.push_back({"vCPU " + std::to_string(v) + " (" + std::to_string(m.total[v]) +
+                              " exits, " + tick_label(std::round(m.total[v] / span)) + "/s)",
+                          m.rate[v]});
+    }
     if (series.empty())
         return line_chart_svg(title + " (no exits recorded)", "simulated time (s)",
                               "exits per second (1/s)", xs, {}, false, y_top);
-    return line_chart_svg(title, "simulated time (s), bins of " + tick_label(bw * 1e3) + " ms",
+    return line_chart_svg(title, "simulated time (s), bins of " + tick_label(m.width * 1e3) + " ms",
                           "exits per second (1/s)", xs, series, false, y_top);
 }
 
-double max_exit_rate(const std::vector<exit_event>& exits, double sim_seconds, unsigned bins) {
-    if (bins == 0) bins = 1;
-    double tmax = sim_seconds;
-    for (const auto& e : exits) tmax = std::max(tmax, e.t_s);
-    if (!(tmax > 0)) tmax = 1;
-    std::map<std::pair<unsigned, size_t>, uint64_t> n;
-    uint64_t top = 0;
-    for (const auto& e : exits) {
-        const size_t b =
-            std::min<size_t>(bins - 1, static_cast<size_t>(std::max(0.0, e.t_s / (tmax / bins))));
-        top = std::max(top, ++n[{e.vcpu, b}]);
-    }
-    return top / (tmax / bins);
+double max_exit_rate(const exit_bins& exits, double sim_seconds, unsigned bins) {
+    double top = 0;
+    for (const auto& row : merge_bins(exits, sim_seconds, bins).rate)
+        for (double r : row) top = std::max(top, r);
+    return top;
 }
 
 std::string line_chart_svg(const std::string& title, const std::string& x_label,
@@ -415,10 +431,13 @@ std::string line_chart_svg(const std::string& title, const std::string& x_label,
 }
 
 std::string plot_data_text(const run_result& r) {
-    std::string s;
-    for (const auto& e : r.exits)
-        s += "event " + json_number(e.t_s) + " " + std::to_string(e.vcpu) + " " +
-             std::to_string(e.reason) + "\n";
+    std::string s = "bin_s " + json_number(r.exits.bin_s) + "\n";
+    const auto& counts = r.exits.counts;
+    for (size_t v = 0; v < counts.size(); ++v) {
+        s += "vcpu " + std::to_string(v);
+        for (uint64_t n : counts[v]) s += " " + std::to_string(n);
+        s += "\n";
+    }
     return s;
 }
 
@@ -426,17 +445,37 @@ void parse_plot_data(const std::string& text, const std::string& what, run_resul
     std::istringstream in(text);
     std::string line;
     unsigned n = 0;
+    double bin_s = 0;
+    std::vector<std::vector<uint64_t>> counts;
+    const auto bad = [&](const std::string& why) {
+        return std::runtime_error(what + ":" + std::to_string(n) + ": " + why);
+    };
     while (std::getline(in, line)) {
         ++n;
         if (line.empty()) continue;
         std::istringstream ls(line);
         std::string kind, rest;
-        exit_event e{};
-        if (!(ls >> kind) || kind != "event" || !(ls >> e.t_s >> e.vcpu >> e.reason) ||
-            (ls >> rest))
-            throw std::runtime_error(what + ":" + std::to_string(n) + ": malformed plot data line");
-        r.exits.push_back(e);
+        ls >> kind;
+        if (kind == "bin_s") {
+            if (!(ls >> bin_s) || (ls >> rest) || !(bin_s > 0))
+                throw bad("malformed plot data line (bin_s wants one positive number)");
+        } else if (kind == "vcpu") {
+            unsigned v = 0;
+            if (!(ls >> v) || v > 4096) throw bad("malformed plot data line (vcpu index)");
+            if (counts.size() <= v) counts.resize(v + 1);
+            std::vector<uint64_t> row;
+            for (std::string w; ls >> w;) {
+                if (w.size() > 19 || w.find_first_not_of("0123456789") != std::string::npos)
+                    throw bad("malformed plot data line (count '" + w + "')");
+                row.push_back(std::stoull(w));
+            }
+            counts[v] = std::move(row);
+        } else {
+            throw bad("malformed plot data line");
+        }
     }
+    if (bin_s == 0 && !counts.empty()) throw bad("plot data has counts but no bin_s line");
+    r.exits = {bin_s, std::move(counts)};
 }
 
 }  // namespace nestvp

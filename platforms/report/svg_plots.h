@@ -27,12 +27,13 @@ struct bar_run {
 // the bottom), one colour per step across runs.
 std::string stacked_bar_svg(const std::string& title, const std::vector<bar_run>& runs);
 
-// Exits per second in `bins` time bins over the run, one line per vCPU (from run_result::exits).
+// Exits per second over the run, one line per vCPU (from run_result::exits): the timeline's
+// bins merged in whole groups to at most `bins` points, so no bin is over- or under-counted.
 // The y axis reaches at least y_top, so figures of several runs can share a scale.
-std::string exit_rate_svg(const std::string& title, const std::vector<exit_event>& exits,
-                          double sim_seconds, double y_top = 0, unsigned bins = 100);
+std::string exit_rate_svg(const std::string& title, const exit_bins& exits, double sim_seconds,
+                          double y_top = 0, unsigned bins = 100);
 // The highest per-vCPU bin rate exit_rate_svg would draw (exits per second).
-double max_exit_rate(const std::vector<exit_event>& exits, double sim_seconds, unsigned bins = 100);
+double max_exit_rate(const exit_bins& exits, double sim_seconds, unsigned bins = 100);
 
 struct line_series {
     std::string label;
@@ -49,11 +50,12 @@ std::string line_chart_svg(const std::string& title, const std::string& x_label,
 // XML text escaping (& < > " ').
 std::string xml_escape(const std::string& s);
 
-// Plot data a `compare` child hands to its parent: the exit events, as text ("event T_S VCPU
-// REASON" lines). Latency histograms travel in the run record JSON.
+// Plot data a `compare` child hands to its parent: the exit timeline, as text (a "bin_s W"
+// line, then "vcpu V N0 N1 ..." lines of counts). Latency histograms travel in the run record
+// JSON.
 std::string plot_data_text(const run_result& r);
-// Appends to the exits of r from plot_data_text output; throws std::runtime_error
-// naming `what` and the line on malformed input.
+// Sets the exits of r from plot_data_text output; throws std::runtime_error naming `what` and
+// the line on malformed input.
 void parse_plot_data(const std::string& text, const std::string& what, run_result& r);
 
 }  // namespace nestvp

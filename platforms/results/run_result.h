@@ -59,11 +59,11 @@ struct run_metrics {
     std::vector<std::map<std::string, uint64_t>> vcpu_counters;
 };
 
-// One exit as seen from L1, for timelines: when, which vCPU, which reason.
-struct exit_event {
-    double t_s;
-    unsigned vcpu;
-    unsigned reason;
+// Exits per vCPU over simulated time: counts[v][b] in [b * bin_s, (b + 1) * bin_s), from the
+// metrics' bounded timeline (sw/metrics/exit_timeline.h).
+struct exit_bins {
+    double bin_s = 0;
+    std::vector<std::vector<uint64_t>> counts;
 };
 
 struct run_result {
@@ -72,7 +72,7 @@ struct run_result {
     uint64_t sc_events = 0;  // SystemC timed notifications + process activations
     bool partial = false;    // interrupted (SIGINT) before the end
     run_metrics metrics;
-    std::vector<exit_event> exits;  // kept only when a plot is asked for
+    exit_bins exits;  // exits per vCPU over time, kept only when a plot is asked for
 };
 
 }  // namespace nestvp

@@ -75,12 +75,7 @@ void collect(const nested_platform& top, const nested_metrics& m, run_result& r)
                 out.vcpu_counters[t][counter_name(static_cast<counter>(c))] = n;
     for (const auto& [nr, n] : m.hcalls_by_number())
         out.counters["l0.hcall." + papr::hcall_label(nr)] = n;
-    for (const auto& e : m.exit_records()) r.exits.push_back(exit_event{e.t_s, e.vcpu, e.vector});
-    // Threads of different cores may run ahead of each other (models/local_time.h), so records
-    // arrive in time order per vCPU only: order them by time, then vCPU.
-    std::stable_sort(r.exits.begin(), r.exits.end(), [](const exit_event& a, const exit_event& b) {
-        return a.t_s != b.t_s ? a.t_s < b.t_s : a.vcpu < b.vcpu;
-    });
+    r.exits = {m.timeline().bin_seconds(), m.timeline().counts()};
 }
 
 }  // namespace
@@ -90,7 +85,7 @@ run_result run_platform(const platform_config& cfg, const run_options& opts) {
     run_result result;
     // The path recorder counts in SystemC time-value units.
     nested_metrics metrics(cfg.l2.vcpus, 1e-9 / sc_core::sc_get_time_resolution().to_seconds());
-    metrics.set_keep_exit_records(opts.keep_exit_events);
+    if (opts.keep_exit_events) metrics.keep_exit_timeline(cfg.run.duration_s);
     auto top = std::make_unique<nested_platform>("platform", cfg, metrics);
 
     // Simulate in slices so that progress can be shown and a stop request honoured.

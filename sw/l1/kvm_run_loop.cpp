@@ -241,7 +241,7 @@ void kvm_run_loop::run_single_vcpu() {
         mark(path_step::l1_dtl);
         if (m_setup.dtl && m_guest.nestedv2) m_cache.get(gsid::NIA);
         trap = m_guest.nestedv2 ? enter_nestedv2(time_limit, tb) : enter_nestedv1(time_limit, tb);
-        m_metrics.record_exit(local_time::now().to_seconds(), m_vcpu.id, trap);
+        m_metrics.record_exit(local_time::now().to_seconds(), m_vcpu.id);
         // An L2 H_CEDE is consumed here: kvmppc_cede, then trap := 0.
         const bool cede = trap == trap_syscall && hcall_number() == papr::H_CEDE;
         reason = cede ? trap | latency_reason::cede_flag : trap;

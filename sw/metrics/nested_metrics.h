@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sw/metrics/exit_timeline.h"
 #include "sw/metrics/path_recorder.h"
 
 namespace nestvp {
@@ -78,17 +79,16 @@ public:
     path_recorder& paths() { return m_paths; }
     const path_recorder& paths() const { return m_paths; }
 
-    // Exit timeline (kept only when asked for): time, vCPU, reason.
-    struct exit_record {
-        double t_s;
-        unsigned vcpu;
-        uint32_t vector;
-    };
-    void set_keep_exit_records(bool keep) { m_keep_records = keep; }
-    void record_exit(double t_s, unsigned vcpu, uint32_t vector) {
-        if (m_keep_records) m_records.push_back({t_s, vcpu, vector});
+    // Exit timeline (kept only when asked for): exits per vCPU in bounded time bins over a run
+    // of `span_s`.
+    void keep_exit_timeline(double span_s) {
+        m_keep_timeline = true;
+        m_timeline = exit_timeline(threads(), span_s);
     }
-    const std::vector<exit_record>& exit_records() const { return m_records; }
+    void record_exit(double t_s, unsigned vcpu) {
+        if (m_keep_timeline) m_timeline.add(t_s, vcpu);
+    }
+    const exit_timeline& timeline() const { return m_timeline; }
 
 private:
     using counter_array = std::array<uint64_t, static_cast<unsigned>(counter::count_)>;
@@ -97,8 +97,8 @@ private:
     std::map<uint32_t, uint64_t> m_exits;
     std::map<uint64_t, uint64_t> m_hcalls;
     path_recorder m_paths;
-    bool m_keep_records = false;
-    std::vector<exit_record> m_records;
+    bool m_keep_timeline = false;
+    exit_timeline m_timeline;
 };
 
 }  // namespace nestvp

@@ -9,6 +9,7 @@
 #include "platforms/report/plot_files.h"
 #include "platforms/report/svg_plots.h"
 #include "platforms/report/tables.h"
+#include "sw/metrics/exit_timeline.h"
 
 namespace nestvp {
 namespace {
@@ -134,9 +135,10 @@ TEST(SvgPlots, StackedBarSegmentsAreProportionalToTheBreakdown) {
 
 TEST(SvgPlots, ExitRateShowsAThreeTimesRateDifferencePerVcpu) {
     const std::string dir = test::fresh_dir("svg-rate");
-    std::vector<exit_event> ev;  // vCPU 0: 3000 exits/s, vCPU 1: 1000 exits/s over 1 s
-    for (int i = 0; i < 3000; ++i) ev.push_back({(i + 0.5) / 3000.0, 0, 0x980});
-    for (int i = 0; i < 1000; ++i) ev.push_back({(i + 0.5) / 1000.0, 1, 0xc00});
+    exit_timeline t(2, 1.0);  // vCPU 0: 3000 exits/s, vCPU 1: 1000 exits/s over 1 s
+    for (int i = 0; i < 3000; ++i) t.add((i + 0.5) / 3000.0, 0);
+    for (int i = 0; i < 1000; ++i) t.add((i + 0.5) / 1000.0, 1);
+    const exit_bins ev{t.bin_seconds(), t.counts()};
     const std::string svg = checked(dir, "r.svg", exit_rate_svg("exits", ev, 1.0));
     EXPECT_EQ(test::count_of(svg, "class=\"series line\""), 2u);
     EXPECT_NE(svg.find("data-label=\"vCPU 0 (3000 exits, 3000/s)\""), std::string::npos) << svg;
@@ -148,12 +150,12 @@ TEST(SvgPlots, ExitRateShowsAThreeTimesRateDifferencePerVcpu) {
     ASSERT_EQ(p1.size(), 100u);
     const double base = 350;  // y of rate 0
     for (size_t k = 0; k < p0.size(); ++k)
-        EXPECT_NEAR((base - p0[k].second) / (base - p1[k].second), 3.0, 0.05) << k;
+        EXPECT_NEAR((base - p0[k].second) / (base - p1[k].second), 3.0, 1e-9) << k;
     expect_legend_fits(svg);
     // A shared y scale: the same run drawn against a higher top gives lower lines.
     const std::string scaled = exit_rate_svg("exits", ev, 1.0, 2 * max_exit_rate(ev, 1.0));
     EXPECT_GT(points_of(scaled, "series line", 0)[0].second, p0[0].second);
-    const std::string none = checked(dir, "n.svg", exit_rate_svg("exits", {}, 1.0));
+    const std::string none = checked(dir, "n.svg", exit_rate_svg("exits", exit_bins{}, 1.0));
     EXPECT_NE(none.find("no exits recorded"), std::string::npos);
 }
 
@@ -177,24 +179,44 @@ TEST(SvgPlots, LineChartNumericAndCategorical) {
     EXPECT_NE(cat.find(">no-cancel</text>"), std::string::npos);
 }
 
-TEST(SvgPlots, PlotDataCarriesTheExitEvents) {
+TEST(SvgPlots, PlotDataCarriesTheExitTimeline) {
     run_result r;
-    r.exits = {{0.25, 1, 0x980}, {0.5, 0, 0xc00}};
+    exit_timeline t(2, 1.0, 4);
+    t.add(0.25, 1);
+    t.add(0.5, 0);
+    t.add(0.55, 0);
+    r.exits = {t.bin_seconds(), t.counts()};
     run_result back;
     parse_plot_data(plot_data_text(r), "x.plot", back);
-    ASSERT_EQ(back.exits.size(), 2u);
-    EXPECT_EQ(back.exits[0].t_s, 0.25);
-    EXPECT_EQ(back.exits[0].vcpu, 1u);
-    EXPECT_EQ(back.exits[1].reason, 0xc00u);
+    EXPECT_EQ(back.exits.bin_s, 0.25);
+    ASSERT_EQ(back.exits.counts.size(), 2u);
+    EXPECT_EQ(back.exits.counts[0], (std::vector<uint64_t>{0, 0, 2}));
+    EXPECT_EQ(back.exits.counts[1], (std::vector<uint64_t>{0, 1}));
     EXPECT_EQ(plot_data_text(back), plot_data_text(r));
-    EXPECT_THROW(parse_plot_data("event x 1 2\n", "x.plot", back), std::runtime_error);
-    EXPECT_THROW(parse_plot_data("event 1 2 3 4\n", "x.plot", back), std::runtime_error);
+    EXPECT_THROW(parse_plot_data("bin_s x\n", "x.plot", back), std::runtime_error);
+    EXPECT_THROW(parse_plot_data("bin_s 0.1\nvcpu 0 1 -2\n", "x.plot", back), std::runtime_error);
+    EXPECT_THROW(parse_plot_data("vcpu 0 1\n", "x.plot", back), std::runtime_error);
+    EXPECT_THROW(parse_plot_data("bin_s 0.1\nvcpu 0 99999999999999999999\n", "x.plot", back),
+                 std::runtime_error);
     try {
-        parse_plot_data("event 1 0 0\nentry 5\n", "x.plot", back);  // old sample lines
+        parse_plot_data("bin_s 1\nevent 1 0 0\n", "x.plot", back);  // the old event lines
         FAIL() << "no error";
     } catch (const std::runtime_error& e) {
         EXPECT_STREQ(e.what(), "x.plot:2: malformed plot data line");
     }
+}
+
+// Memory stays bounded: exits past the span merge bins pairwise instead of adding bins, and
+// no exit is lost.
+TEST(SvgPlots, ExitTimelineStaysBoundedAndCountsEveryExit) {
+    exit_timeline t(1, 1.0, 8);
+    for (int i = 0; i < 1000; ++i) t.add(i * 0.01, 0);  // 10 s against a 1 s span
+    EXPECT_LE(t.counts()[0].size(), 8u);
+    EXPECT_EQ(t.bin_seconds(), 2.0);  // 0.125 s doubled four times
+    uint64_t sum = 0;
+    for (uint64_t n : t.counts()[0]) sum += n;
+    EXPECT_EQ(sum, 1000u);
+    EXPECT_EQ(t.counts()[0][0], 200u);
 }
 
 TEST(SvgPlots, FigureSetsForRunAndSweep) {
@@ -206,7 +228,7 @@ TEST(SvgPlots, FigureSetsForRunAndSweep) {
     la.breakdown = {{"decode", 1}, {"resume", 1}};
     b.metrics.latencies["l1_handling_latency_ns"].histogram = {{4, 2}};
     b.metrics.latencies["wake_latency_ns"].all.count = 0;  // measured nowhere: no figure
-    a.exits = {{0.1, 0, 0x980}};
+    a.exits = {0.25, {{1}}};
     a.sim_seconds = b.sim_seconds = 1;
     const auto files = write_run_plots(dir, {{"A", &a}, {"B", &b}});
     EXPECT_EQ(files.size(), 4u);

@@ -34,7 +34,9 @@ TEST(LatinHypercube, EveryStratumOncePerKey) {
             else
                 EXPECT_EQ(v, static_cast<double>(static_cast<long>(v)));
         }
-        if (!ps[k].integer) EXPECT_EQ(strata.size(), n);
+        if (!ps[k].integer) {
+            EXPECT_EQ(strata.size(), n);
+        }
     }
     EXPECT_EQ(latin_hypercube(ps, n, 42), s);
     EXPECT_NE(latin_hypercube(ps, n, 43), s);
