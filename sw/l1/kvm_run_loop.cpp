@@ -161,11 +161,10 @@ void kvm_run_loop::xics_hcall(uint64_t nr) {
             if (target != &m_vcpu) kick(*target);
         }
     } else if (nr == papr::H_XIRR) {
-        // kvmppc_h_xirr: accept the pending interrupt (the IPI source, XICS_IPI = 2, at its
-        // MFRR priority) and dequeue the external.
+        // kvmppc_h_xirr: accept the pending interrupt and dequeue the external. XIRR = the
+        // CPPR before the accept (0xFF: the model keeps no CPPR) | XISR (the IPI, XICS_IPI).
         exec(m_costs.icp_hcall);
-        const uint64_t xirr =
-            m_vcpu.ext_pending ? (uint64_t{m_vcpu.icp_mfrr} << 24) | papr::XICS_IPI : 0;
+        const uint64_t xirr = m_vcpu.ext_pending ? (uint64_t{0xFF} << 24) | papr::XICS_IPI : 0;
         m_vcpu.ext_pending = false;
         if (m_guest.nestedv2)
             m_cache.set(gsid::gpr(4), xirr);
