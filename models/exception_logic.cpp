@@ -31,6 +31,13 @@ void exception_logic::set_lpcr(uint64_t v) {
     reevaluate();
 }
 
+void exception_logic::set_external(bool v) {
+    if (m_external == v) return;
+    m_external = v;
+    m_external_changed.notify(sc_core::SC_ZERO_TIME);
+    reevaluate();
+}
+
 interrupt_record exception_logic::take(uint64_t nia) {
     const auto v = pending_vector();
     if (!v) throw std::logic_error("exception_logic::take: no interrupt is deliverable");
@@ -38,7 +45,9 @@ interrupt_record exception_logic::take(uint64_t nia) {
         timer_lines->ack_hdec();  // §3: cleared when delivered
         return deliver(*v, true, nia, 0);
     }
-    return deliver(*v, false, nia, 0);  // §2.2: DEC stays pending (level)
+    // HVI goes to the hypervisor (HSRR). External and DEC stay pending (levels): the software
+    // acknowledges them at the source.
+    return deliver(*v, *v == vector::hv_virtualization, nia, 0);  // §2.2 for DEC
 }
 
 interrupt_record exception_logic::raise(uint32_t vec, uint64_t nia, uint64_t srr1_flags) {

@@ -6,12 +6,17 @@
 //
 // Holds MSR, LPCR, SRR0/1 and HSRR0/1. Gating: DEC needs MSR[EE]; HDEC needs
 // LPCR[HDICE] & (MSR[EE] | ~MSR[HV]) (QEMU p9_next_unmasked_interrupt; the ISA form with a PR
-// term is [ISA-unverified], §9.5). Priority: HDEC above DEC. take() applies the ISA action,
-// rfid()/hrfid() restore the MSR; deliverable_event() is notified (delta) after every MSR/LPCR
-// write, return, and timer pending change, so a waiter re-evaluates pending_vector().
-// A hardware-thread model owns one exception_logic and one timer unit; the timer unit's lines
-// reach it through the port timer_lines, which the owner binds (VCML's irq sockets are the
-// model). The LPCR it holds is forwarded to the unit when it is bound.
+// term is [ISA-unverified], §9.5). Priority: HDEC above DEC.
+// The external class (§4.1, §4.2): the interrupt controller's line to the thread's partition
+// (a host IPI) is a Hypervisor Virtualization interrupt (0xEA0, HSRR) when LPCR[HVICE] &
+// (EE | ~HV), as in a guest that L0 runs with HVICE forced; otherwise an External (0x500,
+// SRR) under MSR[EE], L0's presentation to the partition folded in. LPCR[MER] raises a
+// mediated External (0x500, SRR) in a guest (HV=0) with EE=1. Order: HDEC, HVI, External, DEC.
+// take() applies the ISA action, rfid()/hrfid() restore the MSR; deliverable_event() is notified
+// (delta) after every MSR/LPCR write, return, and timer pending change, so a waiter re-evaluates
+// pending_vector(). A hardware-thread model owns one exception_logic and one timer unit; the timer
+// unit's lines reach it through the port timer_lines, which the owner binds (VCML's irq sockets are
+// the model). The LPCR it holds is forwarded to the unit when it is bound.
 #include <cstdint>
 #include <optional>
 
@@ -43,15 +48,18 @@ constexpr uint64_t ld = 0x20000;  // bit 46, large decrementer
 constexpr uint64_t dee = 0x2000;  // bit 50, DEC wake-up enable
 constexpr uint64_t heic = 0x10;   // bit 59
 constexpr uint64_t lpes0 = 0x8;   // bit 60
+constexpr uint64_t mer = 0x800;   // bit 52, mediated external request
 constexpr uint64_t hvice = 0x2;   // bit 62
 constexpr uint64_t hdice = 0x1;   // bit 63
 }  // namespace lpcr
 
 namespace vector {
-constexpr uint32_t program = 0x700;       // privileged-instruction type via SRR1 bit 45
-constexpr uint32_t decrementer = 0x900;   // §2.2
-constexpr uint32_t hdecrementer = 0x980;  // §3
-constexpr uint32_t hv_emulation = 0xE40;  // Hypervisor Emulation Assistance
+constexpr uint32_t external = 0x500;           // §4.1, SRR form (LPES=1 view, or LPCR[MER])
+constexpr uint32_t program = 0x700;            // privileged-instruction type via SRR1 bit 45
+constexpr uint32_t decrementer = 0x900;        // §2.2
+constexpr uint32_t hdecrementer = 0x980;       // §3
+constexpr uint32_t hv_emulation = 0xE40;       // Hypervisor Emulation Assistance
+constexpr uint32_t hv_virtualization = 0xEA0;  // §4.1, the interrupt controller (XIVE) to HV
 }  // namespace vector
 
 // What taking an interrupt did.
@@ -88,7 +96,14 @@ public:
     void set_srr(uint64_t srr0, uint64_t srr1) { m_srr0 = srr0, m_srr1 = srr1; }
     void set_hsrr(uint64_t hsrr0, uint64_t hsrr1) { m_hsrr0 = hsrr0, m_hsrr1 = hsrr1; }
 
-    // The highest-priority pending *and enabled* timer interrupt, if any (§4.1, §4.2).
+    // The interrupt controller's line to this thread's partition (a host IPI): a level, held
+    // until the receiving software acknowledges it. May be set from another thread's process.
+    bool external() const { return m_external; }
+    void set_external(bool v);
+    // Notified whenever external() changes (a ceded thread waits on it in L0).
+    const sc_core::sc_event& external_event() const { return m_external_changed; }
+
+    // The highest-priority pending *and enabled* interrupt, if any (§4.1, §4.2).
     std::optional<uint32_t> pending_vector();
     // Takes the interrupt pending_vector() names, with SRR0/HSRR0 = nia (the next instruction
     // not yet executed). HDEC is acknowledged (cleared on delivery, §3); DEC is not (§2.2).
@@ -116,7 +131,9 @@ private:
     uint64_t m_msr;
     uint64_t m_lpcr;
     uint64_t m_srr0 = 0, m_srr1 = 0, m_hsrr0 = 0, m_hsrr1 = 0;
+    bool m_external = false;
     sc_core::sc_event m_deliverable;
+    sc_core::sc_event m_external_changed;
     sc_core::sc_event* m_waker = nullptr;
 };
 
@@ -128,6 +145,11 @@ inline std::optional<uint32_t> exception_logic::pending_vector() {
     // §3 / §4.1: HDEC is taken in a guest (HV=0) regardless of the guest's EE.
     if ((m_lpcr & lpcr::hdice) && (ee || !hv) && timer_lines->hdec_pending())
         return vector::hdecrementer;
+    // §4.1: Hypervisor Virtualization, LPCR[HVICE] & (EE | ~HV); then External under EE.
+    if (m_external && (m_lpcr & lpcr::hvice) && (ee || !hv)) return vector::hv_virtualization;
+    if (m_external && ee) return vector::external;
+    // Mediated External (LPCR[MER], Book III "External Interrupt"): a guest with EE=1.
+    if ((m_lpcr & lpcr::mer) && ee && !hv) return vector::external;
     // §2.2: DEC gated by MSR[EE] only.
     if (ee && timer_lines->dec_pending()) return vector::decrementer;
     return std::nullopt;

@@ -136,6 +136,11 @@ public:
     // From the guest context: a store to emulated MMIO at `ea` (no translation for it in the
     // partition): a Hypervisor Data Storage interrupt to the hypervisor; blocks until re-entered.
     void guest_mmio_store(uint64_t ea);
+    // From another thread's software: an interrupt-controller message to this thread's
+    // partition (a host IPI: XIVE or msgsnd) raises its external line, which that partition's
+    // handler acknowledges (ack_external). Retires nothing of this thread's work.
+    void host_ipi() { m_irq.set_external(true); }
+    void ack_external() { irq().set_external(false); }
     // From the L1 context: `sc 1` to L0 as a TLM transaction; frame.r[3] holds the number.
     void hcall(hcall_frame& frame);
 

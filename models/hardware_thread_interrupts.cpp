@@ -8,8 +8,9 @@
 namespace nestvp {
 
 namespace {
+// HDEC (§3) and Hypervisor Virtualization (§4.1, a host IPI while a guest runs) go to L0.
 bool is_hypervisor_vector(uint32_t v) {
-    return v == vector::hdecrementer;
+    return v == vector::hdecrementer || v == vector::hv_virtualization;
 }
 }  // namespace
 
@@ -17,7 +18,7 @@ void hardware_thread::dispatch_interrupt() {
     const auto v = m_irq.pending_vector();
     if (!v) return;  // withdrawn in the meantime
     if (m_level == context_level::l2 && is_hypervisor_vector(*v)) {
-        // §4.3 / §3: HDEC in a guest is taken regardless of the guest's EE and goes to L0.
+        // §4.3 / §3: HDEC and HVI in a guest are taken regardless of its EE and go to L0.
         const interrupt_record rec = m_irq.take(current_nia());
         guest_trap(trap_info{rec.vector, rec.save0, rec.save1});
         return;

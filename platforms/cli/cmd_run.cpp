@@ -240,6 +240,10 @@ int run_main(int argc, char** argv) {
             const std::string line = meter.update(done, wall);
             if (!line.empty()) std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
         };
+    if (cfg.run.run_ahead && !run_ahead_applies(cfg))
+        std::fprintf(stderr,
+                     "nestvp run: run-ahead off: l2.devices.ipi_hz > 0 (an IPI wakes a thread of "
+                     "another core, docs/local-time.md)\n");
     run_record rec = new_run_record();
     if (!pa.from.empty()) {  // the same identity as the old record, so that it can match
         rec.platform = from.old.platform;

@@ -103,6 +103,19 @@ const std::vector<cost_def>& cost_catalog() {
          "assumption: kvmppc_hv_emulate_mmio: instruction decode, kvmppc_emulate_loadstore and "
          "the in-kernel device's handling (an ioeventfd kick); range 3000-30000",
          "an emulated MMIO access after an HDSI exit"},
+        {"l1", "ipi_emulate", 3000,
+         "assumption: kvmppc_h_ipi: ICP lookup and MFRR update under its lock, "
+         "kvmppc_book3s_queue_irqprio and kvmppc_fast_vcpu_kick_hv with its host IPI (a XIVE "
+         "ESB store); range 1500-8000",
+         "an H_IPI that raises an IPI"},
+        {"l1", "icp_hcall", 1000,
+         "assumption: kvmppc_h_xirr / kvmppc_h_eoi / an H_IPI that clears the MFRR: an ICP "
+         "state update; range 500-3000",
+         "an XICS hcall that raises nothing"},
+        {"l1", "host_ipi", 2000,
+         "assumption: an L1 CPU's IPI interrupt: XIVE ack, smp_ipi_demux, a reschedule, "
+         "return; range 1000-5000",
+         "the host IPI's handler"},
         {"l1", "cede", 300, "assumption: kvmppc_cede sets MSR[EE] and ceded", "kvmppc_cede"},
         {"l1", "set_timer", 600, "assumption: hrtimer_start", "kvmppc_set_timer"},
         {"l1", "block", 3000, "assumption: schedule() out of the vCPU thread",
@@ -126,6 +139,10 @@ const std::vector<cost_def>& cost_catalog() {
          "assumption: a device driver's work around one MMIO store (a virtio notify); range "
          "1000-20000",
          "device work that ends in a store to emulated MMIO"},
+        {"l2", "ipi_handler", 3000,
+         "assumption: the IPI's action past its three hcalls: smp_ipi_demux, scheduler_ipi "
+         "and irq entry/exit; range 1500-8000",
+         "an L2 IPI's handler"},
         {"l2", "housekeeping", 20000,
          "assumption: a short timer callback (vmstat, RCU, writeback timer)",
          "one housekeeping timer"},

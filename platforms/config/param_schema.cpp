@@ -253,8 +253,14 @@ std::vector<param_def> build_schema() {
                          "l2-idle-and-get-state-paths.md)",
                          [](pc& c) -> double& { return c.l2.devices_mmio_hz; }));
     t.push_back(uint_key("l2.devices.irq_vcpu", 0, 1023, "",
-                         "the vCPU that does the device work (its interrupts' target)",
+                         "the vCPU that does the device work (its interrupts' target) and sends "
+                         "the IPIs",
                          [](pc& c) -> unsigned& { return c.l2.devices_irq_vcpu; }));
+    t.push_back(real_key("l2.devices.ipi_hz", 0, 1e6, false, "Hz",
+                         "IPIs per second from l2.devices.irq_vcpu to the other vCPUs in turn "
+                         "(H_IPI exits; the target wakes or exits with 0xEA0); >0 turns "
+                         "run.run_ahead off (docs/ipi.md)",
+                         [](pc& c) -> double& { return c.l2.devices_ipi_hz; }));
     add_costs(t, "l2");
     // Workloads
     t.push_back(uint_key("workload.arithoh_copies", 0, 1024, "",

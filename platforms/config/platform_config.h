@@ -76,6 +76,8 @@ struct l2_config {
     // Device work that stores to emulated MMIO (HDSI exits), on one vCPU.
     double devices_mmio_hz = 0;
     unsigned devices_irq_vcpu = 0;
+    // IPIs (H_IPI) the device vCPU sends per second to the others in turn.
+    double devices_ipi_hz = 0;
     // L2 registered a dispatch trace log: every entry reads NIA for the DTL entry
     // (kvmppc_update_vpa_dispatch_p9, nested-virtualization.md §2.5).
     bool dtl = true;

@@ -248,6 +248,14 @@ public:
                          "vCPU " + std::to_string(cfg.l2.devices_irq_vcpu) + " of " +
                              std::to_string(cfg.l2.vcpus));
         }
+        if (cfg.l2.devices_ipi_hz > 0 && cfg.l2.vcpus < 2) {
+            const bool ipi_later = later("l2.devices.ipi_hz", "l2.vcpus");
+            const std::string key = ipi_later ? "l2.devices.ipi_hz" : "l2.vcpus";
+            throw_config(place_of(key, top_file), key,
+                         "l2.vcpus >= 2 when l2.devices.ipi_hz > 0 (an IPI goes to another vCPU)",
+                         format_real(cfg.l2.devices_ipi_hz) + " Hz on " +
+                             std::to_string(cfg.l2.vcpus) + " vCPU");
+        }
         // At most two calibrated values (reference-result.md, "Calibration and prediction").
         std::vector<std::string> calibrated;
         for (const auto& d : param_schema())

@@ -75,12 +75,14 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
 
     const cost_table& k1 = cfg.l1.costs;
     const l1_costs l1c{c(k1, "run_loop_pass"), c(k1, "handle_exit"), c(k1, "cede"),
-                       c(k1, "set_timer"),     c(k1, "gsb_element"), c(k1, "mmio_emulate")};
-    const l1_cpu_costs cpuc{c(k1, "tick"), c(k1, "timer_interrupt"), c(k1, "block"), c(k1, "wake")};
+                       c(k1, "set_timer"),     c(k1, "gsb_element"), c(k1, "mmio_emulate"),
+                       c(k1, "ipi_emulate"),   c(k1, "icp_hcall")};
+    const l1_cpu_costs cpuc{c(k1, "tick"), c(k1, "timer_interrupt"), c(k1, "block"), c(k1, "wake"),
+                            c(k1, "host_ipi")};
     const cost_table& k2 = cfg.l2.costs;
-    const l2_costs l2c{c(k2, "timer_interrupt"), c(k2, "tick"),      c(k2, "housekeeping"),
-                       c(k2, "idle_enter"),      c(k2, "idle_exit"), c(k2, "set_dec"),
-                       c(k2, "device_event")};
+    const l2_costs l2c{c(k2, "timer_interrupt"), c(k2, "tick"),       c(k2, "housekeeping"),
+                       c(k2, "idle_enter"),      c(k2, "idle_exit"),  c(k2, "set_dec"),
+                       c(k2, "device_event"),    c(k2, "ipi_handler")};
     const double cpi = static_cast<double>(c(cfg.workload.costs, "arithoh_iteration"));
     const uint64_t boot_msr = msr::sf | msr::me | msr::ee;
 
@@ -150,6 +152,8 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         p.housekeeping_hz = cfg.l2.housekeeping_hz;
         p.snooze = cfg.l2.snooze;
         p.mmio_hz = v == cfg.l2.devices_irq_vcpu ? cfg.l2.devices_mmio_hz : 0.0;
+        p.ipi_hz = v == cfg.l2.devices_irq_vcpu ? cfg.l2.devices_ipi_hz : 0.0;
+        p.vcpus = n;
         p.cede_target_residency_us = cfg.l2.cede_target_residency_us;
         p.cede_exit_latency_us = cfg.l2.cede_exit_latency_us;
         p.large_dec = cfg.machine.large_dec;

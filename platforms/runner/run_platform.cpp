@@ -92,7 +92,9 @@ run_result run_platform(const platform_config& cfg, const run_options& opts) {
     const double slice =
         opts.progress_interval_s > 0 ? opts.progress_interval_s : cfg.run.duration_s;
     const sc_core::sc_time end = sc_core::sc_time(cfg.run.duration_s, sc_core::SC_SEC);
-    if (cfg.run.run_ahead)
+    // IPIs wake threads of other cores, which run-ahead's per-core bound does not see
+    // (docs/local-time.md, "Limits"): with them it is off.
+    if (run_ahead_applies(cfg))
         // Never past the end: the metrics stop there. A trace is written in time order, so
         // it keeps all threads in step (global bound).
         local_time::enable(end, cfg.run.trace_path.empty() ? local_time::bound_mode::per_core

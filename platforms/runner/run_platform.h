@@ -17,6 +17,11 @@ struct run_options {
     std::function<bool()> should_stop;
 };
 
+// Whether exact run-ahead is used: run.run_ahead, and no IPIs (l2.devices.ipi_hz = 0).
+inline bool run_ahead_applies(const platform_config& cfg) {
+    return cfg.run.run_ahead && cfg.l2.devices_ipi_hz <= 0;
+}
+
 run_result run_platform(const platform_config& cfg, const run_options& opts = {});
 
 }  // namespace nestvp

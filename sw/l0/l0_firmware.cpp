@@ -161,7 +161,9 @@ void l0_firmware::h_cede(hv_thread_if& t, hcall_frame& f) {
     m_metrics.add(counter::l0_l1_cedes, t.id());
     t.set_active(false);  // retires the cede cost first
     local_time::sync();   // set_active caught up only if the activity changed; waits need it
-    while (!t.timers().dec_pending()) sc_core::wait(t.timers().pending_changed_event());
+    // ... or an interrupt-controller message to the partition (a host IPI: L0 prods it).
+    while (!t.timers().dec_pending() && !t.irq().external())
+        sc_core::wait(t.timers().pending_changed_event() | t.irq().external_event());
     t.set_active(true);
     t.charge(m_costs.prod);
     f.r[3] = papr::H_SUCCESS;
@@ -188,7 +190,8 @@ trap_info l0_firmware::run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& 
     // written at the start of the switch and its cost follows: each value comes from an expiry,
     // so every edge lands at the same time whichever cycle of the switch wrote it, and the
     // thread retires the switch in one step.
-    t.irq().set_lpcr(in.lpcr | lpcr::hdice);
+    // HVICE forced too (QEMU nested_papr_load_l2): a host IPI to L1 then exits L2 with 0xEA0.
+    t.irq().set_lpcr(in.lpcr | lpcr::hdice | lpcr::hvice);
     if (in.load_dec) t.timers().write_dec(in.dec_expiry_l1 - l1_now());
     // HDEC < 0 if the limit passes during the switch: L2 then traps at once (§3).
     t.timers().write_hdec(in.hdec_expiry_l1 - l1_now());

@@ -40,6 +40,9 @@ kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
       m_cache(cpu.thread(), mem, metrics, l1_gsb_costs{costs.gsb_element}),
       m_setup(setup) {
     m_vcpu.id = vcpu_id;
+    m_vcpu.thread = &cpu.thread();
+    if (m_guest.vcpus.size() <= vcpu_id) m_guest.vcpus.resize(vcpu_id + 1, nullptr);
+    m_guest.vcpus[vcpu_id] = &m_vcpu;
     m_vcpu.dec_timer.callback = [this] {
         // kvmppc_decrementer_wakeup -> kvmppc_decrementer_func: queue DEC, kick (§3.3).
         m_vcpu.dec_queued = true;
@@ -84,8 +87,9 @@ void kvm_run_loop::main() {
 }
 
 bool kvm_run_loop::vcpu_woken() const {
-    // kvmppc_vcpu_woken: any pending exception, prodded, doorbell (§2.2 step 10).
-    return m_vcpu.dec_queued || m_vcpu.prodded;
+    // kvmppc_vcpu_woken: any pending exception (DEC, external), prodded, doorbell (§2.2
+    // step 10).
+    return m_vcpu.dec_queued || m_vcpu.ext_pending || m_vcpu.prodded;
 }
 
 bool kvm_run_loop::check_block() const {
@@ -98,7 +102,81 @@ uint64_t kvm_run_loop::dec_expires_host_tb() {
 }
 
 uint64_t kvm_run_loop::hcall_number() {
-    return m_guest.nestedv2 ? m_cache.get(gsid::GPR3) : m_vcpu.v1_gpr[3];
+    return gpr(3);
+}
+
+uint64_t kvm_run_loop::gpr(unsigned n) {
+    // kvmppc_get_gpr: GPR3-12 come back in an hcall exit's output (§2.6), so no GET_STATE.
+    return m_guest.nestedv2 ? m_cache.get(gsid::gpr(n)) : m_vcpu.v1_gpr[n];
+}
+
+void kvm_run_loop::set_return(uint64_t r3) {
+    if (m_guest.nestedv2)
+        m_cache.set(gsid::GPR3, r3);
+    else
+        m_vcpu.v1_gpr[3] = r3;
+}
+
+uint64_t kvm_run_loop::entry_lpcr() const {
+    // kvmhv_run_single_vcpu on pseries: a queued external sets LPCR_MER in the LPCR passed to
+    // L0, none clears it (a373830f96db, ec0f6639fa88); L0 then delivers it in L2.
+    return m_guest.lpcr | (m_vcpu.ext_pending ? lpcr::mer : 0);
+}
+
+void kvm_run_loop::kick(kvm_vcpu& target) {
+    // kvmppc_fast_vcpu_kick_hv: a sleeper on the vCPU's rcuwait is woken (its CPU idles in
+    // H_CEDE to L0, so the wake-up is a host IPI there too); a vCPU on a CPU (thread_cpu >= 0)
+    // gets kvmppc_ipi_thread. Otherwise the queued external waits for its next entry.
+    const unsigned ti = m_cpu.thread().id();
+    if (target.sleeping)
+        m_metrics.add(counter::l1_ipi_wakes, ti);
+    else if (target.on_cpu)
+        m_metrics.add(counter::l1_ipi_kicks, ti);
+    else
+        return;
+    target.thread->host_ipi();
+}
+
+void kvm_run_loop::xics_hcall(uint64_t nr) {
+    // kvmppc_xics_hcall (book3s_xics.c), the ICP an L2 under KVM on PowerVM uses
+    // (l2-idle-and-get-state-paths.md §5). The arguments are GPRs of the hcall exit's output.
+    const unsigned ti = m_cpu.thread().id();
+    uint64_t rc = papr::H_SUCCESS;
+    if (nr == papr::H_IPI) {
+        // kvmppc_h_ipi: set the server's MFRR; more favoured than 0xFF, icp_deliver_irq
+        // queues its external (kvmppc_book3s_queue_irqprio) and kicks it.
+        const uint64_t server = gpr(4);
+        const auto mfrr = static_cast<uint8_t>(gpr(5));
+        kvm_vcpu* target = server < m_guest.vcpus.size() ? m_guest.vcpus[server] : nullptr;
+        if (!target) {
+            rc = static_cast<uint64_t>(papr::H_PARAMETER);
+        } else if (mfrr == 0xFF) {
+            exec(m_costs.icp_hcall);
+            target->icp_mfrr = mfrr;
+        } else {
+            exec(m_costs.ipi_emulate);
+            m_metrics.add(counter::l1_ipis, ti);
+            target->icp_mfrr = mfrr;
+            target->ext_pending = true;
+            if (target != &m_vcpu) kick(*target);
+        }
+    } else if (nr == papr::H_XIRR) {
+        // kvmppc_h_xirr: accept the pending interrupt and dequeue the external. XIRR = the
+        // CPPR before the accept (0xFF: the model keeps no CPPR) | XISR (the IPI, XICS_IPI).
+        exec(m_costs.icp_hcall);
+        const uint64_t xirr = m_vcpu.ext_pending ? (uint64_t{0xFF} << 24) | papr::XICS_IPI : 0;
+        m_vcpu.ext_pending = false;
+        if (m_guest.nestedv2)
+            m_cache.set(gsid::gpr(4), xirr);
+        else
+            m_vcpu.v1_gpr[4] = xirr;
+    } else {
+        // kvmppc_h_eoi: an IPI still raised (MFRR < 0xFF) is presented again.
+        exec(m_costs.icp_hcall);
+        if (m_vcpu.icp_mfrr != 0xFF) m_vcpu.ext_pending = true;
+    }
+    m_metrics.add(counter::l1_icp_hcalls, ti);
+    set_return(rc);
 }
 
 void kvm_run_loop::kvmppc_cede() {
@@ -156,7 +234,7 @@ void kvm_run_loop::set_timer() {
 uint32_t kvm_run_loop::enter_nestedv2(uint64_t time_limit, uint64_t& tb) {
     // kvmhv_vcpu_entry_nestedv2 (§2.5): flush, run, invalidate, parse the output buffer.
     mark(path_step::l1_flush);
-    m_cache.flush(time_limit, m_guest.lpcr);
+    m_cache.flush(time_limit, entry_lpcr());
     uint64_t r4 = 0;
     run_hcall_issued();
     const uint64_t rc = hcall(papr::H_GUEST_RUN_VCPU, 0, m_guest.id, m_vcpu.id, 0, 0, &r4);
@@ -180,7 +258,7 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
     hv_guest_state hv;
     hv.lpid = static_cast<uint32_t>(m_guest.id);
     hv.vcpu_token = m_vcpu.id;
-    hv.lpcr = m_guest.lpcr;
+    hv.lpcr = entry_lpcr();
     hv.hdec_expiry = time_limit;
     hv.tb_offset = static_cast<int64_t>(m_guest.tb_offset);
     hv.amor = ~0ull;
@@ -223,6 +301,7 @@ void kvm_run_loop::run_single_vcpu() {
     m_vcpu.trap = 0;
     m_vcpu.ceded = false;
     m_cpu.irq_disable();
+    m_vcpu.on_cpu = true;  // vcpu->arch.thread_cpu: a kick now IPIs this thread
     // Step 3: nestedv2 never injects DEC (df938a5576f3); the policy may clear it here.
     m_policy.on_entry(m_vcpu, m_guest.nestedv2);
     // Step 4: cancel the DEC hrtimer.
@@ -241,6 +320,7 @@ void kvm_run_loop::run_single_vcpu() {
         mark(path_step::l1_dtl);
         if (m_setup.dtl && m_guest.nestedv2) m_cache.get(gsid::NIA);
         trap = m_guest.nestedv2 ? enter_nestedv2(time_limit, tb) : enter_nestedv1(time_limit, tb);
+        m_vcpu.on_cpu = false;
         m_metrics.record_exit(local_time::now().to_seconds(), m_vcpu.id);
         // An L2 H_CEDE is consumed here: kvmppc_cede, then trap := 0.
         const bool cede = trap == trap_syscall && hcall_number() == papr::H_CEDE;
@@ -251,6 +331,7 @@ void kvm_run_loop::run_single_vcpu() {
             trap = 0;
         }
     }
+    m_vcpu.on_cpu = false;
     m_vcpu.trap = trap;
     // Step 6: interrupts back on: L1 services its own timer here.
     mark(path_step::l1_interrupts);
@@ -270,6 +351,10 @@ void kvm_run_loop::run_single_vcpu() {
         mark(path_step::l1_handle_exit);
         exec(m_costs.handle_exit);
         if (trap == papr::EXIT_HDSI) emulate_mmio();
+        if (trap == trap_syscall) {
+            const uint64_t nr = hcall_number();
+            if (nr == papr::H_IPI || nr == papr::H_XIRR || nr == papr::H_EOI) xics_hcall(nr);
+        }
     }
     NESTVP_LOG(log::module::l1, log::level::debug,
                "vcpu " << m_vcpu.id << " at " << local_time::now().to_seconds() * 1e3
@@ -284,6 +369,7 @@ void kvm_run_loop::run_single_vcpu() {
         set_timer();
         // cancel-poll: kvm_vcpu_halt polls before it schedules out; a wake-up inside the
         // window (the DEC hrtimer firing) saves the block and the wake.
+        m_vcpu.sleeping = true;  // polling or on the rcuwait: a kick wakes it
         const bool polled =
             !check_block() && m_policy.halt_polls() && m_setup.halt_poll_ns > 0 &&
             m_cpu.poll_until([this] { return check_block(); },
@@ -292,6 +378,7 @@ void kvm_run_loop::run_single_vcpu() {
             ++m_blocks;
             m_cpu.block_until([this] { return check_block(); });
         }
+        m_vcpu.sleeping = false;
     }
     m_vcpu.ceded = false;
 }

@@ -7,6 +7,7 @@
 // (kvmppc_cede, kvmppc_vcpu_check_block, kvmppc_set_timer with its hrtimer, blocking, wake).
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include <systemc>
 
@@ -21,6 +22,7 @@ namespace nestvp {
 
 struct l1_costs {
     uint64_t run_loop_pass, handle_exit, cede, set_timer, gsb_element, mmio_emulate;
+    uint64_t ipi_emulate, icp_hcall;
 };
 
 // L1's VM, shared by the run loops of its vCPUs.
@@ -29,8 +31,9 @@ struct kvm_guest {
     uint64_t id = 0;
     bool created = false;
     sc_core::sc_event created_event;
-    uint64_t tb_offset = 0;  // L2 TB - L1 TB, a multiple of 2^24
-    uint64_t lpcr = 0;       // L2's LPCR (LD)
+    uint64_t tb_offset = 0;        // L2 TB - L1 TB, a multiple of 2^24
+    uint64_t lpcr = 0;             // L2's LPCR (LD)
+    std::vector<kvm_vcpu*> vcpus;  // by vCPU id: H_IPI's targets (kvmppc_find_vcpu)
 };
 
 // What L1 knows of an L2 vCPU at creation, and which L1 paths read its PC after every exit
@@ -70,6 +73,13 @@ private:
     // kvmppc_hv_emulate_mmio after an HDSI exit: the store's source GPR, then NIA past it.
     void emulate_mmio();
     uint64_t hcall_number();  // the L2's r3 at a 0xC00 exit
+    uint64_t gpr(unsigned n);
+    void set_return(uint64_t r3);
+    // kvmppc_pseries_do_hcall -> kvmppc_xics_hcall: H_IPI, H_XIRR, H_EOI (book3s_xics.c).
+    void xics_hcall(uint64_t nr);
+    // kvmppc_fast_vcpu_kick_hv: wake the target if asleep, IPI its thread if on a CPU.
+    void kick(kvm_vcpu& target);
+    uint64_t entry_lpcr() const;  // L2's LPCR for the next entry: MER while an external waits
     bool vcpu_woken() const;
     bool check_block() const;
     void set_timer();

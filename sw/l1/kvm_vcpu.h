@@ -15,7 +15,16 @@ struct kvm_vcpu {
     bool dec_queued = false;
     bool ceded = false;
     bool prodded = false;
-    hrtimer dec_timer;  // kvmppc_decrementer_wakeup (§3.3)
+    // XICS emulation (book3s_xics.c): the vCPU's ICP MFRR (0xFF: no IPI) and its external
+    // interrupt queued (BOOK3S_IRQPRIO_EXTERNAL; on entry it becomes LPCR[MER]).
+    uint8_t icp_mfrr = 0xFF;
+    bool ext_pending = false;
+    // Where a kick finds the vCPU (kvmppc_fast_vcpu_kick_hv): on its CPU (thread_cpu >= 0,
+    // from the run loop's step 2 until the exit is back), or asleep in the cede path.
+    bool on_cpu = false;
+    bool sleeping = false;
+    hardware_thread* thread = nullptr;  // the CPU it runs on (one L1 vCPU per L2 vCPU)
+    hrtimer dec_timer;                  // kvmppc_decrementer_wakeup (§3.3)
     uint32_t trap = 0;
     // nestedv1: L2 state kept locally (no cache), DEC expiry in L1 TB.
     uint64_t v1_dec_expires = 0;

@@ -18,8 +18,12 @@ l1_cpu::l1_cpu(hardware_thread& thread, sw_context& ctx, unsigned hz, bool large
 }
 
 void l1_cpu::start() {
-    m_thread.set_handler(context_level::l1,
-                         [this](const interrupt_record& rec) { timer_interrupt(rec); });
+    m_thread.set_handler(context_level::l1, [this](const interrupt_record& rec) {
+        if (rec.vector == vector::external)
+            host_ipi(rec);
+        else
+            timer_interrupt(rec);
+    });
     const uint64_t now = mftb();
     m_tick_running = true;
     m_next_tick = (now / m_tick_period + 1) * m_tick_period;
@@ -86,6 +90,15 @@ void l1_cpu::timer_interrupt(const interrupt_record&) {
         }
     }
     program_dec();
+    m_thread.set_nia(m_thread.irq().rfid());
+}
+
+void l1_cpu::host_ipi(const interrupt_record&) {
+    // do_IRQ -> xive_get_irq (the ack) -> the IPI's action (smp_ipi_demux: a reschedule);
+    // then rfid (timer-facilities.md §4.3).
+    m_thread.ack_external();
+    m_metrics.add(counter::l1_host_ipis, m_thread.id());
+    exec(m_costs.host_ipi);
     m_thread.set_nia(m_thread.irq().rfid());
 }
 

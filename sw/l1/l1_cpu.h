@@ -13,7 +13,7 @@
 namespace nestvp {
 
 struct l1_cpu_costs {
-    uint64_t tick, timer_interrupt, block, wake;
+    uint64_t tick, timer_interrupt, block, wake, host_ipi;
 };
 
 // An hrtimer on this CPU; expiry in L1 TB.
@@ -55,6 +55,9 @@ public:
 
 private:
     void timer_interrupt(const interrupt_record& rec);
+    // The host IPI's handler (0x500): acknowledge it at the interrupt controller and return;
+    // the woken vCPU task or the exit it forced does the rest.
+    void host_ipi(const interrupt_record& rec);
 
     hardware_thread& m_thread;
     sw_context& m_ctx;

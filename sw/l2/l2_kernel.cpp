@@ -26,7 +26,8 @@ l2_kernel::l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& 
       m_metrics(metrics),
       m_work(work),
       m_rng(params.seed * 0x9E3779B97F4A7C15ull + params.vcpu + 1),
-      m_device_rng(params.seed * 0xBF58476D1CE4E5B9ull + params.vcpu + 1) {
+      m_device_rng(params.seed * 0xBF58476D1CE4E5B9ull + params.vcpu + 1),
+      m_ipi_rng(params.seed * 0x94D049BB133111EBull + params.vcpu + 1) {
     // decrementer_max = 2^(bits-1) - 1 (set_decrementer_max, §6); 32 bits without LD.
     const unsigned bits = params.large_dec ? params.dec_bits : 32;
     m_dec_max = (1ull << (bits - 1)) - 1;
@@ -52,6 +53,7 @@ void l2_kernel::program_next_event() {
     uint64_t next = m_tick_running ? m_next_tick : ~0ull;
     if (!m_work) next = std::min(next, m_next_housekeeping);
     next = std::min(next, m_next_device);
+    next = std::min(next, m_next_ipi);
     if (next == ~0ull) {
         // oneshot stopped: decrementer_max, next_tb = ~0
         m_next_tb = ~0ull;
@@ -85,6 +87,40 @@ void l2_kernel::device_event() {
     m_thread.guest_mmio_store(mmio_doorbell);
 }
 
+uint64_t l2_kernel::hcall_in_handler(uint64_t nr, uint64_t a4, uint64_t a5) {
+    exception_logic& irq = m_thread.irq();
+    const uint64_t srr0 = irq.srr0(), srr1 = irq.srr1();  // the interrupt frame (pt_regs)
+    m_ctx.gpr[3] = nr, m_ctx.gpr[4] = a4, m_ctx.gpr[5] = a5;
+    const uint64_t r3 = m_thread.guest_hcall();
+    m_thread.irq().set_srr(srr0, srr1);
+    return r3;
+}
+
+void l2_kernel::send_ipi() {
+    // A timer callback wakes a task on another vCPU: try_to_wake_up -> smp_send_reschedule ->
+    // icp_hv_cause_ipi: H_IPI(server, IPI_PRIORITY), an hcall exit to L1 (book3s_xics.c).
+    const unsigned others = m_params.vcpus - 1;
+    const unsigned target = (m_params.vcpu + 1 + m_ipis_sent++ % others) % m_params.vcpus;
+    m_metrics.add(counter::l2_ipis_sent, m_thread.id());
+    hcall_in_handler(papr::H_IPI, target, papr::IPI_PRIORITY);
+}
+
+void l2_kernel::external_interrupt(const interrupt_record&) {
+    // do_IRQ -> icp_hv_get_irq (H_XIRR) -> the IPI: icp_hv_ipi_action (icp_hv_flush_ipi:
+    // H_IPI(self, 0xFF); smp_ipi_demux -> scheduler_ipi: need_resched) -> icp_hv_eoi (H_EOI).
+    // Each hcall is an exit to L1. A snooze ends at need_resched; a cede has returned already.
+    hcall_in_handler(papr::H_XIRR);
+    const uint64_t xirr = m_ctx.gpr[4];
+    if ((xirr & 0xFFFFFF) == papr::XICS_IPI) {
+        hcall_in_handler(papr::H_IPI, m_params.vcpu, 0xFF);
+        m_metrics.add(counter::l2_ipis_received, m_thread.id());
+        exec(m_costs.ipi_handler);
+        if (m_idle) m_need_resched = true;
+    }
+    hcall_in_handler(papr::H_EOI, xirr);
+    m_thread.set_nia(m_thread.irq().rfid());  // return to the interrupted code (§4.3)
+}
+
 void l2_kernel::run_expired_timers(uint64_t now) {
     if (m_tick_running && now >= m_next_tick) {
         m_metrics.add(counter::l2_ticks, m_thread.id());
@@ -101,6 +137,10 @@ void l2_kernel::run_expired_timers(uint64_t now) {
         device_event();
         m_next_device = now + next_interval(m_params.mmio_hz, m_device_rng);
         if (m_idle) m_need_resched = true;
+    }
+    if (now >= m_next_ipi) {
+        send_ipi();
+        m_next_ipi = now + next_interval(m_params.ipi_hz, m_ipi_rng);
     }
 }
 
@@ -212,13 +252,19 @@ void l2_kernel::idle_loop() {
 
 void l2_kernel::main() {
     m_thread.await_entry(m_ctx);  // first entry by L0 (H_GUEST_RUN_VCPU / H_ENTER_NESTED)
-    m_thread.set_handler(context_level::l2,
-                         [this](const interrupt_record& rec) { timer_interrupt(rec); });
+    m_thread.set_handler(context_level::l2, [this](const interrupt_record& rec) {
+        if (rec.vector == vector::external)
+            external_interrupt(rec);
+        else
+            timer_interrupt(rec);
+    });
     const uint64_t now = mftb();
     m_tick_running = m_work != nullptr || !m_params.nohz_idle;
     m_next_tick = (now / m_tick_period + 1) * m_tick_period;
     m_next_housekeeping = now + next_housekeeping_interval();
     if (m_params.mmio_hz > 0) m_next_device = now + next_interval(m_params.mmio_hz, m_device_rng);
+    if (m_params.ipi_hz > 0 && m_params.vcpus > 1)
+        m_next_ipi = now + next_interval(m_params.ipi_hz, m_ipi_rng);
     program_next_event();
     if (m_work)
         m_work->run();

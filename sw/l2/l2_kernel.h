@@ -18,6 +18,7 @@ namespace nestvp {
 
 struct l2_costs {
     uint64_t timer_interrupt, tick, housekeeping, idle_enter, idle_exit, set_dec, device_event;
+    uint64_t ipi_handler;
 };
 
 struct l2_params {
@@ -31,6 +32,10 @@ struct l2_params {
     // Stores to emulated MMIO per second on this vCPU (device work: a virtio notify), each an
     // HDSI exit to L1 (l2-idle-and-get-state-paths.md §4).
     double mmio_hz = 0;
+    // IPIs this vCPU sends per second (a timer callback waking a task elsewhere: H_IPI), to
+    // the guest's other vCPUs in turn: vcpu + 1, vcpu + 2, ... modulo `vcpus`.
+    double ipi_hz = 0;
+    unsigned vcpus = 1;
     double cede_target_residency_us = 100;  // also the snooze timeout (snooze_timeout)
     double cede_exit_latency_us = 10;
     bool large_dec = true;
@@ -73,6 +78,12 @@ private:
     uint64_t next_housekeeping_interval();
     uint64_t next_interval(double hz, std::mt19937_64& rng);
     void device_event();
+    // An hcall from kernel code inside an interrupt handler: SRR0/1 are kept in the interrupt
+    // frame around it, as the handler's rfid needs them. Returns r3.
+    uint64_t hcall_in_handler(uint64_t nr, uint64_t a4 = 0, uint64_t a5 = 0);
+    void send_ipi();
+    // do_IRQ for the XICS external (0x500): accept, the IPI's action, end of interrupt.
+    void external_interrupt(const interrupt_record& rec);
 
     hardware_thread& m_thread;
     sw_context& m_ctx;
@@ -86,6 +97,8 @@ private:
     uint64_t m_next_tick = ~0ull;
     uint64_t m_next_housekeeping = ~0ull;
     uint64_t m_next_device = ~0ull;
+    uint64_t m_next_ipi = ~0ull;
+    unsigned m_ipis_sent = 0;  // picks the next target
     bool m_tick_running = false;
     bool m_idle = false;            // in the idle loop (a timer callback then sets need_resched)
     bool m_need_resched = false;    // TIF_NEED_RESCHED: ends a snooze
@@ -93,6 +106,7 @@ private:
     double m_tb_per_us;
     std::mt19937_64 m_rng;
     std::mt19937_64 m_device_rng;  // device work's spacing: its own stream
+    std::mt19937_64 m_ipi_rng;     // IPI spacing: its own stream
 };
 
 }  // namespace nestvp

@@ -27,6 +27,11 @@ const char* counter_name(counter c) {
                                         "l1.halt_poll_misses",
                                         "l1.mmio_emulations",
                                         "l1.mmio_gpr_reloads",
+                                        "l1.ipis",
+                                        "l1.ipi_wakes",
+                                        "l1.ipi_kicks",
+                                        "l1.icp_hcalls",
+                                        "l1.host_ipis",
                                         "l2.timer_interrupts",
                                         "l2.early_timer_interrupts",
                                         "l2.ticks",
@@ -35,6 +40,8 @@ const char* counter_name(counter c) {
                                         "l2.snoozes",
                                         "l2.snooze_timeouts",
                                         "l2.device_events",
+                                        "l2.ipis_sent",
+                                        "l2.ipis_received",
                                         "l2.set_dec"};
     static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(counter::count_),
                   "every counter has a name");

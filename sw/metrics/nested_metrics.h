@@ -40,6 +40,11 @@ enum class counter : unsigned {
     l1_halt_poll_misses,     // ... the window passed, then it blocked
     l1_mmio_emulations,      // kvmppc_hv_emulate_mmio after an HDSI exit
     l1_mmio_gpr_reloads,     // ... whose store source GPR came by GET_STATE (not in the output)
+    l1_ipis,                 // H_IPI that raised an IPI (kvmppc_h_ipi -> icp_deliver_irq)
+    l1_ipi_wakes,            // ... whose target slept in the cede path (woken by a host IPI)
+    l1_ipi_kicks,            // ... whose target was on its CPU (kvmppc_ipi_thread)
+    l1_icp_hcalls,           // XICS hcalls emulated (H_IPI, H_XIRR, H_EOI)
+    l1_host_ipis,            // host IPIs taken by an L1 CPU (0x500)
     // L2
     l2_timer_interrupts,
     l2_early_timer_interrupts,
@@ -49,6 +54,8 @@ enum class counter : unsigned {
     l2_snoozes,          // snooze_loop entered (cpuidle-pseries state 0)
     l2_snooze_timeouts,  // snoozes that ended at their time limit, not at need_resched
     l2_device_events,    // device work ending in a store to emulated MMIO (an HDSI exit)
+    l2_ipis_sent,        // H_IPI to another vCPU
+    l2_ipis_received,    // IPIs handled (XICS external, 0x500 by LPCR[MER])
     l2_set_dec,
     count_
 };

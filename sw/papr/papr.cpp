@@ -8,6 +8,12 @@ namespace papr {
 
 const char* hcall_name(uint64_t opcode) {
     switch (opcode) {
+        case H_EOI:
+            return "H_EOI";
+        case H_IPI:
+            return "H_IPI";
+        case H_XIRR:
+            return "H_XIRR";
         case H_REGISTER_VPA:
             return "H_REGISTER_VPA";
         case H_CEDE:

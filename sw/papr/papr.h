@@ -53,6 +53,13 @@ constexpr int64_t H_UNSUPPORTED_FLAG_END = -511;
 constexpr int64_t H_UNSUPPORTED_FLAG = H_UNSUPPORTED_FLAG_START;
 
 // ---- Hcall opcodes (hvcall.h; nested-virtualization.md §5.4) ----
+// XICS interrupt presentation (icp-hv.c): end of interrupt, set a server's MFRR (its IPI),
+// accept the most favoured pending interrupt.
+constexpr uint64_t H_EOI = 0x64;
+constexpr uint64_t H_IPI = 0x6C;
+constexpr uint64_t H_XIRR = 0x74;
+constexpr uint64_t XICS_IPI = 2;      // the IPI's interrupt source number (asm/xics.h)
+constexpr uint64_t IPI_PRIORITY = 4;  // the MFRR an IPI is raised with (asm/xics.h)
 constexpr uint64_t H_REGISTER_VPA = 0xDC;
 constexpr uint64_t H_CEDE = 0xE0;
 constexpr uint64_t H_CONFER = 0xE4;

@@ -93,6 +93,21 @@ TEST(Determinism, EveryPolicyAndApiIdenticalAcrossRuns) {
     }
 }
 
+// IPIs wake threads of other cores (run-ahead off, docs/local-time.md): the order of those
+// wakes must not depend on the host either, nestedv1 included.
+TEST(Determinism, IpiRunsIdenticalAcrossRuns) {
+    const std::string d = fresh_dir("ipi");
+    for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{
+             {"l1.dec_policy=no-cancel"}, {"l1.dec_policy=cancel"}, {"l0.api=v1"}}) {
+        std::vector<std::string> sets = {"run.duration_s=0.1", "l2.devices.ipi_hz=2000"};
+        sets.insert(sets.end(), extra.begin(), extra.end());
+        const std::string a = run_json(k_ref, sets, d, "a.json");
+        const std::string b = run_json(k_ref, sets, d, "b.json");
+        ASSERT_NE(a.find("\"l2.ipis_received\""), std::string::npos) << extra[0];
+        EXPECT_EQ(without_wall(a), without_wall(b)) << extra[0];
+    }
+}
+
 TEST(Determinism, ComparisonSeesADifferentSeed) {
     // The check above is not vacuous: a different seed changes the record.
     const std::string d = fresh_dir("seed");

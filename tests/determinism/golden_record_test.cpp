@@ -76,6 +76,9 @@ TEST(GoldenRecord, NestedV1) {
 TEST(GoldenRecord, IdleHeavy) {
     expect_golden("idle-heavy");
 }
+TEST(GoldenRecord, ReferenceIpi) {
+    expect_golden("reference-ipi");
+}
 
 // The comparison names a changed field and ignores only the host's.
 TEST(GoldenRecord, ComparisonIgnoresOnlyHostFields) {

@@ -391,6 +391,25 @@ TEST(PlatformBadInput, DeviceVcpuOutsideTheGuest) {
                "l2.devices.irq_vcpu < l2.vcpus");
 }
 
+TEST(PlatformBadInput, NegativeIpiRate) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.devices.ipi_hz=-5"},
+               "--set l2.devices.ipi_hz=-5", "l2.devices.ipi_hz", "a number in [0, 1000000]");
+}
+
+// The IPIs' sender is l2.devices.irq_vcpu: outside the guest it is named, rate or not.
+TEST(PlatformBadInput, IpiSenderOutsideTheGuest) {
+    expect_bad("../../../platforms/reference.yaml",
+               {"l2.devices.ipi_hz=100", "l2.devices.irq_vcpu=9"}, "--set l2.devices.irq_vcpu=9",
+               "l2.devices.irq_vcpu", "l2.devices.irq_vcpu < l2.vcpus");
+}
+
+// An IPI goes to another vCPU: a one-vCPU guest cannot send any.
+TEST(PlatformBadInput, IpiWithOneVcpu) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.vcpus=1", "l2.devices.ipi_hz=100"},
+               "--set l2.devices.ipi_hz=100", "l2.devices.ipi_hz",
+               "l2.vcpus >= 2 when l2.devices.ipi_hz > 0");
+}
+
 TEST(PlatformBadInput, SetListSyntaxError) {
     expect_bad("../../../platforms/reference.yaml", {"machine.core.smt_speed=[1,0.5"},
                "--set machine.core.smt_speed=[1,0.5", "machine.core.smt_speed", "a YAML value");

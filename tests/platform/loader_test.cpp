@@ -199,9 +199,12 @@ TEST(PlatformLoader, EveryReferenceValueStatesItsKind) {
         EXPECT_NE(p.kind, "unspecified");
         if (p.kind == "calibrated") ++calibrated;
         if (p.kind == "assumed" && d.type != param_type::boolean && d.type != param_type::choice &&
-            d.type != param_type::real_list)
+            d.type != param_type::real_list) {
             EXPECT_EQ(p.range.size(), 2u);
-        if (is_stated_kind(p.kind)) EXPECT_FALSE(p.source.empty());
+        }
+        if (is_stated_kind(p.kind)) {
+            EXPECT_FALSE(p.source.empty());
+        }
     }
     EXPECT_EQ(calibrated, 2u);
 }

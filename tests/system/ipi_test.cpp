@@ -1,0 +1,90 @@
+// IPIs between L2 vCPUs (l2.devices.ipi_hz; docs/ipi.md) on shortened reference runs, through
+// the nestvp command. The device vCPU sends H_IPI to the others in turn; L1 emulates it (XICS),
+// queues the target's external and kicks it: a ceded target is woken, one on its CPU exits with
+// 0xEA0 (H_VIRT); the target takes the interrupt through LPCR[MER] and answers with H_XIRR,
+// H_IPI(self, 0xFF) and H_EOI.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "reference_run.h"
+
+namespace nestvp {
+namespace {
+
+run_metrics run(const std::string& sets) {
+    return test::run_reference("--set run.duration_s=1 " + sets);
+}
+
+double counter(const run_metrics& m, const std::string& key) {
+    const auto it = m.counters.find(key);
+    return it == m.counters.end() ? 0.0 : static_cast<double>(it->second);
+}
+
+double on_vcpu(const run_metrics& m, unsigned v, const std::string& key) {
+    if (v >= m.vcpu_counters.size()) return 0.0;
+    const auto it = m.vcpu_counters[v].find(key);
+    return it == m.vcpu_counters[v].end() ? 0.0 : static_cast<double>(it->second);
+}
+
+double exits(const run_metrics& m, const std::string& vector) {  // "0xea0"
+    for (const auto& [reason, n] : m.exits_by_reason)
+        if (reason.rfind(vector, 0) == 0) return static_cast<double>(n);
+    return 0.0;
+}
+
+// Under cancel the idle vCPUs sleep in L1 after H_CEDE: most IPIs find their target asleep and
+// wake it; each target runs the handler once per IPI, and the round robin spreads them evenly.
+TEST(ipi, an_ipi_wakes_a_ceded_vcpu_and_it_runs_its_handler) {
+    const run_metrics m = run("--set l1.dec_policy=cancel --set l2.devices.ipi_hz=700");
+    const double sent = counter(m, "l2.ipis_sent");
+    EXPECT_NEAR(sent, 700, 50);
+    EXPECT_EQ(on_vcpu(m, 0, "l2.ipis_sent"), sent);        // l2.devices.irq_vcpu = 0 sends them all
+    EXPECT_NEAR(counter(m, "l2.ipis_received"), sent, 2);  // the last may be in flight
+    EXPECT_EQ(counter(m, "l1.ipis"), sent);
+    EXPECT_GT(counter(m, "l1.ipi_wakes"), 0.5 * sent);
+    for (unsigned v = 1; v < 8; ++v)
+        EXPECT_NEAR(on_vcpu(m, v, "l2.ipis_received"), sent / 7, 2) << "vCPU " << v;
+    // Every wake and kick is one host IPI, taken by the target's L1 CPU.
+    EXPECT_EQ(counter(m, "l1.host_ipis"), counter(m, "l1.ipi_wakes") + counter(m, "l1.ipi_kicks"));
+    const run_metrics none = run("--set l1.dec_policy=cancel");
+    EXPECT_EQ(counter(none, "l1.ipi_wakes"), 0);
+    EXPECT_EQ(counter(none, "l2.ipis_received"), 0);
+}
+
+// Under no-cancel the idle vCPUs are stuck in L2 (snoozing between cedes that return at once):
+// an IPI kicks a vCPU on its CPU, which exits with 0xEA0, never more than there were kicks. The
+// sender's hcall exits track the rate: one H_IPI per IPI, and three XICS hcalls per receipt.
+TEST(ipi, an_ipi_to_a_running_vcpu_exits_with_h_virt) {
+    for (const double hz : {400.0, 800.0}) {
+        const run_metrics m =
+            run("--set l1.dec_policy=no-cancel --set l2.devices.ipi_hz=" + std::to_string(hz));
+        const double sent = counter(m, "l2.ipis_sent"), got = counter(m, "l2.ipis_received");
+        EXPECT_NEAR(sent, hz, 0.08 * hz) << hz;
+        EXPECT_GT(counter(m, "l1.ipi_kicks"), 0.5 * sent) << hz;
+        EXPECT_GT(exits(m, "0xea0"), 0) << hz;
+        EXPECT_LE(exits(m, "0xea0"), counter(m, "l1.ipi_kicks")) << hz;
+        EXPECT_NEAR(counter(m, "l1.icp_hcalls"), sent + 3 * got, 6) << hz;
+        // The sender is never a target: its L1 vCPU emulates exactly its H_IPIs.
+        EXPECT_EQ(on_vcpu(m, 0, "l1.icp_hcalls"), sent) << hz;
+        EXPECT_EQ(on_vcpu(m, 0, "l2.ipis_received"), 0) << hz;
+    }
+    const run_metrics none = run("--set l1.dec_policy=no-cancel");
+    EXPECT_EQ(exits(none, "0xea0"), 0);
+    EXPECT_EQ(counter(none, "l1.icp_hcalls"), 0);
+}
+
+// Each IPI adds exits (the H_IPI, the target's XICS hcalls, its wake or H_VIRT exit), so the
+// exit count grows with the rate under both policies.
+TEST(ipi, exits_grow_with_the_ipi_rate_under_both_policies) {
+    for (const char* policy : {"cancel", "no-cancel"}) {
+        const std::string p = std::string("--set l1.dec_policy=") + policy;
+        const run_metrics none = run(p), some = run(p + " --set l2.devices.ipi_hz=300"),
+                          more = run(p + " --set l2.devices.ipi_hz=900");
+        EXPECT_GT(some.kvm_guest_exit, none.kvm_guest_exit + 3 * 300 * 0.8) << policy;
+        EXPECT_GT(more.kvm_guest_exit, some.kvm_guest_exit + 3 * 600 * 0.8) << policy;
+    }
+}
+
+}  // namespace
+}  // namespace nestvp
