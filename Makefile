@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps configure build run test bench bench-long asan fuzz fuzz-run coverage format clean
+.PHONY: all deps configure build run test bench bench-campaign bench-long asan fuzz fuzz-run coverage format clean
 
 all: build
 
@@ -25,6 +25,10 @@ test: build
 
 bench: build
 	@bench/run.sh $(BUILD)
+
+# A 32-point sweep at -j 1 and -j 2, wall time (bench/README.md, "Campaigns").
+bench-campaign: build
+	@nice -n 19 $(BUILD)/bench/nested_bench --campaign --reps 3
 
 # 120 s simulated idle-heavy run with RSS sampled every second (bench/README.md).
 bench-long: build

@@ -10,6 +10,7 @@
 //
 //   nested_bench [--quick] [--reps N] [--out FILE] [--baseline FILE] [--nestvp BIN]
 //   nested_bench --long [--duration S]     (120 s idle-heavy, RSS sampled every second)
+//   nested_bench --campaign [--points N] [--reps N]  (an N-point sweep at -j 1 and -j 2)
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,6 +37,8 @@ using nestvp::json;
 struct options {
     bool quick = false;
     bool long_run = false;
+    bool campaign = false;
+    unsigned points = 32;  // --campaign
     double long_duration_s = 120.0;
     unsigned reps = 3;  // rounds over all points (run_rounds)
     std::string nestvp = std::string(NESTVP_BINARY_DIR) + "/nestvp";
@@ -242,6 +245,79 @@ int long_run(const options& o) {
     return 0;
 }
 
+// Wall seconds of one child command (stdout and stderr to /dev/null); exits on failure.
+double wall_of(const std::vector<std::string>& args) {
+    std::vector<std::string> a = args;
+    std::vector<char*> argv;
+    for (auto& x : a) argv.push_back(x.data());
+    argv.push_back(nullptr);
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (!std::freopen("/dev/null", "w", stdout) || !std::freopen("/dev/null", "w", stderr))
+            _exit(127);
+        ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+        ::execv(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    if (::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::fprintf(stderr, "nested_bench: '%s' failed (status %d)\n", args[1].c_str(), status);
+        std::exit(1);
+    }
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A campaign: one `nestvp sweep` of `points` seeds of the reference (1 s, no-cancel), each
+// point its own process, at -j 1 and at -j 2, alternating, least wall time of `reps` kept.
+// The figure is wall time: a campaign is waited for.
+int campaign(const options& o) {
+    std::string seeds;
+    for (unsigned i = 1; i <= o.points; ++i) seeds += (i > 1 ? "," : "") + std::to_string(i);
+    const auto sweep = [&](unsigned jobs) {
+        return std::vector<std::string>{o.nestvp,
+                                        "sweep",
+                                        k_src + "/platforms/reference.yaml",
+                                        "--grid",
+                                        "run.seed=" + seeds,
+                                        "--set",
+                                        "l1.dec_policy=no-cancel",
+                                        "--set",
+                                        "run.duration_s=1",
+                                        "-j",
+                                        std::to_string(jobs),
+                                        "--csv",
+                                        "/dev/null",
+                                        "--quiet"};
+    };
+    const unsigned cores = std::thread::hardware_concurrency();
+    std::fprintf(stderr, "nested_bench --campaign: %u points, %u round(s), %u core(s)\n", o.points,
+                 o.reps, cores);
+    double one = 1e300, two = 1e300;
+    for (unsigned r = 0; r < o.reps; ++r) {
+        one = std::min(one, wall_of(sweep(1)));
+        two = std::min(two, wall_of(sweep(2)));
+        std::fprintf(stderr, "  round %u: -j 1 %.2f s, -j 2 %.2f s\n", r + 1, one, two);
+    }
+    const double r = ratio(two, one);
+    std::printf(
+        "campaign of %u points: -j 1 %.2f s wall, -j 2 %.2f s wall, ratio %.3f "
+        "(target <= 0.60: %s)\n",
+        o.points, one, two, r, r <= 0.6 ? "met" : "NOT met");
+    const std::string out =
+        o.out.empty() ? k_src + "/bench/results/" + today() + "-campaign.json" : o.out;
+    json doc = json::object({{"date", today()},
+                             {"points", o.points},
+                             {"cores", cores},
+                             {"wall_s_j1", nestvp::json_num(one)},
+                             {"wall_s_j2", nestvp::json_num(two)},
+                             {"ratio_j2_j1", nestvp::json_num(r)}});
+    std::ofstream os(out);
+    os << nestvp::json_text(doc);
+    std::printf("record: %s\n", out.c_str());
+    return r <= 0.6 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -259,6 +335,10 @@ int main(int argc, char** argv) {
             o.quick = true;
         else if (a == "--long")
             o.long_run = true;
+        else if (a == "--campaign")
+            o.campaign = true;
+        else if (a == "--points")
+            o.points = static_cast<unsigned>(std::max(2, std::atoi(value().c_str())));
         else if (a == "--duration")
             o.long_duration_s = std::atof(value().c_str());
         else if (a == "--reps")
@@ -272,11 +352,12 @@ int main(int argc, char** argv) {
         else {
             std::fprintf(stderr,
                          "usage: nested_bench [--quick] [--reps N] [--out FILE] [--baseline FILE] "
-                         "[--nestvp BIN] | --long [--duration S]\n");
+                         "[--nestvp BIN] | --long [--duration S] | --campaign [--points N]\n");
             return 2;
         }
     }
     if (o.long_run) return long_run(o);
+    if (o.campaign) return campaign(o);
 
     const std::string ref = k_src + "/platforms/reference.yaml";
     const double speed_s = o.quick ? 1 : 10;
