@@ -17,16 +17,24 @@ bool is_hypervisor_vector(uint32_t v) {
 void hardware_thread::dispatch_interrupt() {
     const auto v = m_irq.pending_vector();
     if (!v) return;  // withdrawn in the meantime
+    // Interrupt entry saves PPR and runs the handler at medium priority; the return restores
+    // PPR (Linux: the exception prolog's PPR save and HMT_MEDIUM, exceptions-64s.S; an L0 saves
+    // a partition's PPR with the rest of its state). So a snoozing thread's handler, and L0 and
+    // L1 after its trap, run at normal priority.
+    const bool saved_low = m_core.is_low_priority(m_index);
+    if (saved_low) set_low_priority(false);
     if (m_level == context_level::l2 && is_hypervisor_vector(*v)) {
         // §4.3 / §3: HDEC and HVI in a guest are taken regardless of its EE and go to L0.
         const interrupt_record rec = m_irq.take(current_nia());
         guest_trap(trap_info{rec.vector, rec.save0, rec.save1});
-        return;
+    } else {
+        auto& handler = m_handlers.at(static_cast<unsigned>(m_level));
+        if (!handler)
+            throw std::logic_error(std::string(name()) +
+                                   ": no handler for interrupt at this level");
+        handler(m_irq.take(current_nia()));
     }
-    auto& handler = m_handlers.at(static_cast<unsigned>(m_level));
-    if (!handler)
-        throw std::logic_error(std::string(name()) + ": no handler for interrupt at this level");
-    handler(m_irq.take(current_nia()));
+    if (saved_low) set_low_priority(true);
 }
 
 }  // namespace nestvp

@@ -39,6 +39,20 @@ TEST(l2_idle, no_cancel_stuck_vcpu_alternates_snooze_and_immediate_cede) {
     EXPECT_EQ(count(m, 0, "l2.snoozes"), 0);  // vCPU 0 runs arithoh
 }
 
+// Interrupt entry saves PPR and runs at medium priority (exceptions-64s.S; an L0 saves the
+// partition's PPR): a stuck vCPU's trap out of its snooze must not drag L0's exit path, L1 and
+// the next entry at the low-priority share. Entries then cost what they cost on a normal
+// thread: no tail ten times the median, as when L0 ran at HMT_low.
+TEST(l2_idle, the_path_after_a_snooze_runs_at_normal_priority) {
+    const run_metrics m = run("--set l1.dec_policy=no-cancel");
+    const latency_summary& entry = m.latencies.at("nested_entry_latency_ns").all;
+    const latency_summary& handling = m.latencies.at("l1_handling_latency_ns").all;
+    ASSERT_GT(entry.count, 1000u);
+    EXPECT_LT(entry.p99, 2 * entry.p50);
+    EXPECT_LT(entry.max, 3 * entry.p50);
+    EXPECT_LT(handling.max, 20 * handling.p50);
+}
+
 // Under cancel the same vCPU blocks in L1 at each cede; with its next timer far away the
 // governor picks Shared Cede every time, so it never snoozes.
 TEST(l2_idle, cancel_idle_vcpu_cedes_and_blocks) {
