@@ -25,7 +25,7 @@ struct cost_param {
 using cost_table = std::map<std::string, cost_param>;
 
 struct machine_config {
-    uint64_t core_clock_hz = 3000000000ull;  // issue: default 3.0 GHz
+    uint64_t core_clock_hz = 3000000000ull;  // 3.0 GHz unless a platform file says otherwise
     uint64_t tb_freq_hz = 512000000ull;      // timer-facilities.md §1
     unsigned cores = 0;                      // 0: as many as the hardware threads need
     // How L1 vCPU threads land on cores: "spread" fills one thread per core first (the Linux
