@@ -104,10 +104,14 @@ void hardware_thread::rerated() {
     m_seg.rate = m_core.thread_rate(m_index);
     m_seg.start = now;
     if (m_seg.stop) return;  // spin_for's deadline stays: its end
+    const sc_dt::uint64 earlier = m_seg.deadline;
     m_seg.deadline = now.value() + segment_units(*m_seg.remaining, m_seg.rate);
-    m_wake.cancel();
-    m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline) - now);
     m_wake_at = m_seg.deadline;
+    // An earlier deadline replaces the pending notification. A later one keeps it: moving it
+    // would leave a dead entry in the kernel's timed queue at every re-rate, and the next
+    // re-rate usually comes first; if the old time comes, the thread re-arms (woken for
+    // nothing, above).
+    if (m_seg.deadline < earlier) m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline) - now);
 }
 
 hardware_thread::compute_result hardware_thread::compute(double cycles) {
