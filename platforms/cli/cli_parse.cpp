@@ -128,6 +128,15 @@ void refuse_output_keys(const std::string& cmd, const std::string& flag,
     }
 }
 
+unsigned jobs_option(const cli_parser& cli, const std::string& text) {
+    if (text.empty()) return default_jobs();
+    try {
+        return parse_positive_int("-j", text);
+    } catch (const usage_error& e) {
+        throw usage_error(cli.prefix() + e.what());
+    }
+}
+
 unsigned default_jobs() {
     const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? static_cast<unsigned>(n) : 1u;

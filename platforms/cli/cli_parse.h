@@ -52,5 +52,8 @@ void refuse_output_keys(const std::string& cmd, const std::string& flag,
                         const std::vector<std::string>& sets);
 // The default of -j for sweep and compare: the number of cores.
 unsigned default_jobs();
+// The -j value of a command: default_jobs() when not given, else a positive integer; a bad one
+// is a usage_error prefixed with the command's name.
+unsigned jobs_option(const cli_parser& cli, const std::string& text);
 
 }  // namespace nestvp

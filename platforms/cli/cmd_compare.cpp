@@ -60,7 +60,7 @@ int compare_main(int argc, char** argv) {
     cli.value("-j,--jobs", jobs_text);
     cli.flag("-q,--quiet", quiet);
     std::string file_a, file_b;
-    unsigned jobs = default_jobs();
+    unsigned jobs = 0;
     try {
         if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
         if (files.empty() || files.size() > 2)
@@ -70,11 +70,7 @@ int compare_main(int argc, char** argv) {
             throw usage_error(
                 "nestvp compare: with one platform file, give the B side's settings with --vs "
                 "KEY=VALUE");
-        try {
-            if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
-        } catch (const usage_error& e) {
-            throw usage_error(cli.prefix() + e.what());
-        }
+        jobs = jobs_option(cli, jobs_text);
         for (const auto* f : {&sets_a, &vs}) {
             const char* flag = f == &vs ? "--vs" : "--set";
             try {

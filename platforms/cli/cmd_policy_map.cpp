@@ -63,17 +63,13 @@ int policy_map_main(int argc, char** argv) {
     cli.value("--plot", plot_dir);
     cli.flag("-q,--quiet", quiet);
     sweep_plan plan;
-    unsigned jobs = default_jobs();
+    unsigned jobs = 0;
     try {
         if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
         if (files.size() != 1)
             throw usage_error("nestvp policy-map: expected one platform file, got " +
                               std::to_string(files.size()));
-        try {
-            if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
-        } catch (const usage_error& e) {
-            throw usage_error(cli.prefix() + e.what());
-        }
+        jobs = jobs_option(cli, jobs_text);
         check_plan_sets("policy-map", sets);
         const platform_config base = load_platform(files[0], sets);
         // Idle vCPUs -> l2.vcpus: the benchmark's copies plus the idle ones.

@@ -57,7 +57,7 @@ int sweep_main(int argc, char** argv) {
     cli.value("--emit-jobs", emit_dir);
     cli.flag("-q,--quiet", quiet);
     sweep_plan plan;
-    unsigned jobs = default_jobs();
+    unsigned jobs = 0;
     try {
         if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
         if (files.size() != 1)
@@ -65,11 +65,7 @@ int sweep_main(int argc, char** argv) {
                               std::to_string(files.size()));
         if (grids.empty())
             throw usage_error("nestvp sweep: give at least one --grid KEY=V1,V2,...");
-        try {
-            if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
-        } catch (const usage_error& e) {
-            throw usage_error(cli.prefix() + e.what());
-        }
+        jobs = jobs_option(cli, jobs_text);
         if (!emit_dir.empty() && (!csv_out.empty() || !plot_dir.empty()))
             throw usage_error(
                 "nestvp sweep: with --emit-jobs, give --csv/--plot to 'nestvp merge' instead");

@@ -67,7 +67,7 @@ int uncertainty_main(int argc, char** argv) {
     cli.value("--emit-jobs", emit_dir);
     cli.flag("-q,--quiet", quiet);
     sweep_plan plan;
-    unsigned jobs = default_jobs();
+    unsigned jobs = 0;
     try {
         if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
         if (files.size() != 1)
@@ -76,10 +76,10 @@ int uncertainty_main(int argc, char** argv) {
         unsigned samples = 0;
         try {
             samples = parse_positive_int("--samples", samples_text);
-            if (!jobs_text.empty()) jobs = parse_positive_int("-j", jobs_text);
         } catch (const usage_error& e) {
             throw usage_error(cli.prefix() + e.what());
         }
+        jobs = jobs_option(cli, jobs_text);
         if (samples < 2) throw usage_error(cli.prefix() + "--samples: expected at least 2");
         if (!emit_dir.empty() &&
             (!csv_out.empty() || !json_out.empty() || !points_csv.empty() || !plot_dir.empty()))
