@@ -16,17 +16,6 @@ run_metrics run(const std::string& sets) {
     return test::run_reference("--set run.duration_s=1 " + sets);
 }
 
-double counter(const run_metrics& m, const std::string& key) {
-    const auto it = m.counters.find(key);
-    return it == m.counters.end() ? 0.0 : static_cast<double>(it->second);
-}
-
-double on_vcpu(const run_metrics& m, unsigned v, const std::string& key) {
-    if (v >= m.vcpu_counters.size()) return 0.0;
-    const auto it = m.vcpu_counters[v].find(key);
-    return it == m.vcpu_counters[v].end() ? 0.0 : static_cast<double>(it->second);
-}
-
 double exits(const run_metrics& m, const std::string& vector) {  // "0xea0"
     for (const auto& [reason, n] : m.exits_by_reason)
         if (reason.rfind(vector, 0) == 0) return static_cast<double>(n);
@@ -37,19 +26,21 @@ double exits(const run_metrics& m, const std::string& vector) {  // "0xea0"
 // wake it; each target runs the handler once per IPI, and the round robin spreads them evenly.
 TEST(ipi, an_ipi_wakes_a_ceded_vcpu_and_it_runs_its_handler) {
     const run_metrics m = run("--set l1.dec_policy=cancel --set l2.devices.ipi_hz=700");
-    const double sent = counter(m, "l2.ipis_sent");
+    const double sent = test::counter(m, "l2.ipis_sent");
     EXPECT_NEAR(sent, 700, 50);
-    EXPECT_EQ(on_vcpu(m, 0, "l2.ipis_sent"), sent);        // l2.devices.irq_vcpu = 0 sends them all
-    EXPECT_NEAR(counter(m, "l2.ipis_received"), sent, 2);  // the last may be in flight
-    EXPECT_EQ(counter(m, "l1.ipis"), sent);
-    EXPECT_GT(counter(m, "l1.ipi_wakes"), 0.5 * sent);
+    EXPECT_EQ(test::vcpu_counter(m, 0, "l2.ipis_sent"),
+              sent);  // l2.devices.irq_vcpu = 0 sends them all
+    EXPECT_NEAR(test::counter(m, "l2.ipis_received"), sent, 2);  // the last may be in flight
+    EXPECT_EQ(test::counter(m, "l1.ipis"), sent);
+    EXPECT_GT(test::counter(m, "l1.ipi_wakes"), 0.5 * sent);
     for (unsigned v = 1; v < 8; ++v)
-        EXPECT_NEAR(on_vcpu(m, v, "l2.ipis_received"), sent / 7, 2) << "vCPU " << v;
+        EXPECT_NEAR(test::vcpu_counter(m, v, "l2.ipis_received"), sent / 7, 2) << "vCPU " << v;
     // Every wake and kick is one host IPI, taken by the target's L1 CPU.
-    EXPECT_EQ(counter(m, "l1.host_ipis"), counter(m, "l1.ipi_wakes") + counter(m, "l1.ipi_kicks"));
+    EXPECT_EQ(test::counter(m, "l1.host_ipis"),
+              test::counter(m, "l1.ipi_wakes") + test::counter(m, "l1.ipi_kicks"));
     const run_metrics none = run("--set l1.dec_policy=cancel");
-    EXPECT_EQ(counter(none, "l1.ipi_wakes"), 0);
-    EXPECT_EQ(counter(none, "l2.ipis_received"), 0);
+    EXPECT_EQ(test::counter(none, "l1.ipi_wakes"), 0);
+    EXPECT_EQ(test::counter(none, "l2.ipis_received"), 0);
 }
 
 // Under no-cancel the idle vCPUs are stuck in L2 (snoozing between cedes that return at once):
@@ -59,19 +50,20 @@ TEST(ipi, an_ipi_to_a_running_vcpu_exits_with_h_virt) {
     for (const double hz : {400.0, 800.0}) {
         const run_metrics m =
             run("--set l1.dec_policy=no-cancel --set l2.devices.ipi_hz=" + std::to_string(hz));
-        const double sent = counter(m, "l2.ipis_sent"), got = counter(m, "l2.ipis_received");
+        const double sent = test::counter(m, "l2.ipis_sent"),
+                     got = test::counter(m, "l2.ipis_received");
         EXPECT_NEAR(sent, hz, 0.08 * hz) << hz;
-        EXPECT_GT(counter(m, "l1.ipi_kicks"), 0.5 * sent) << hz;
+        EXPECT_GT(test::counter(m, "l1.ipi_kicks"), 0.5 * sent) << hz;
         EXPECT_GT(exits(m, "0xea0"), 0) << hz;
-        EXPECT_LE(exits(m, "0xea0"), counter(m, "l1.ipi_kicks")) << hz;
-        EXPECT_NEAR(counter(m, "l1.icp_hcalls"), sent + 3 * got, 6) << hz;
+        EXPECT_LE(exits(m, "0xea0"), test::counter(m, "l1.ipi_kicks")) << hz;
+        EXPECT_NEAR(test::counter(m, "l1.icp_hcalls"), sent + 3 * got, 6) << hz;
         // The sender is never a target: its L1 vCPU emulates exactly its H_IPIs.
-        EXPECT_EQ(on_vcpu(m, 0, "l1.icp_hcalls"), sent) << hz;
-        EXPECT_EQ(on_vcpu(m, 0, "l2.ipis_received"), 0) << hz;
+        EXPECT_EQ(test::vcpu_counter(m, 0, "l1.icp_hcalls"), sent) << hz;
+        EXPECT_EQ(test::vcpu_counter(m, 0, "l2.ipis_received"), 0) << hz;
     }
     const run_metrics none = run("--set l1.dec_policy=no-cancel");
     EXPECT_EQ(exits(none, "0xea0"), 0);
-    EXPECT_EQ(counter(none, "l1.icp_hcalls"), 0);
+    EXPECT_EQ(test::counter(none, "l1.icp_hcalls"), 0);
 }
 
 // Each IPI adds exits (the H_IPI, the target's XICS hcalls, its wake or H_VIRT exit), so the

@@ -14,11 +14,6 @@ run_metrics run(const std::string& sets) {
     return test::run_reference("--set run.duration_s=1 " + sets);
 }
 
-double counter(const run_metrics& m, const std::string& key) {
-    const auto it = m.counters.find(key);
-    return it == m.counters.end() ? 0.0 : static_cast<double>(it->second);
-}
-
 double hdsi_exits(const run_metrics& m) {
     for (const auto& [reason, n] : m.exits_by_reason)  // "0xe00 HDSI"
         if (reason.rfind("0xe00", 0) == 0) return static_cast<double>(n);
@@ -33,9 +28,9 @@ TEST(mmio_exits, every_hdsi_reads_the_source_gpr_once) {
             run(std::string("--set l1.dec_policy=") + policy + " --set l2.devices.mmio_hz=2000");
         const double hdsi = hdsi_exits(m);
         EXPECT_NEAR(hdsi, 2000, 100) << policy;
-        EXPECT_EQ(counter(m, "l2.device_events"), hdsi) << policy;
-        EXPECT_EQ(counter(m, "l1.mmio_emulations"), hdsi) << policy;
-        EXPECT_EQ(counter(m, "l1.mmio_gpr_reloads"), hdsi) << policy;
+        EXPECT_EQ(test::counter(m, "l2.device_events"), hdsi) << policy;
+        EXPECT_EQ(test::counter(m, "l1.mmio_emulations"), hdsi) << policy;
+        EXPECT_EQ(test::counter(m, "l1.mmio_gpr_reloads"), hdsi) << policy;
     }
 }
 
@@ -60,7 +55,7 @@ TEST(mmio_exits, nestedv1_reads_the_gpr_from_pt_regs) {
     const run_metrics m = run("--set l0.api=v1 --set l2.devices.mmio_hz=2000");
     EXPECT_NEAR(hdsi_exits(m), 2000, 100);
     EXPECT_EQ(m.gsb_recv, 0u);
-    EXPECT_EQ(counter(m, "l1.mmio_gpr_reloads"), 0);
+    EXPECT_EQ(test::counter(m, "l1.mmio_gpr_reloads"), 0);
     EXPECT_GT(m.arithoh_count, 0.9 * base.arithoh_count);
 }
 

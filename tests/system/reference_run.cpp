@@ -26,4 +26,15 @@ run_metrics run_reference(const std::string& sets) {
     return parse_run_record(ss.str(), out).result.metrics;
 }
 
+double counter(const run_metrics& m, const std::string& key) {
+    const auto it = m.counters.find(key);
+    return it == m.counters.end() ? 0.0 : static_cast<double>(it->second);
+}
+
+double vcpu_counter(const run_metrics& m, unsigned v, const std::string& key) {
+    const auto& c = m.vcpu_counters.at(v);
+    const auto it = c.find(key);
+    return it == c.end() ? 0.0 : static_cast<double>(it->second);
+}
+
 }  // namespace nestvp::test

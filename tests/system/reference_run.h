@@ -12,4 +12,9 @@ namespace nestvp::test {
 // ctest -j runs side by side never share one; it is removed after reading.
 run_metrics run_reference(const std::string& sets);
 
+// A counter of the run ("l2.snoozes"), 0 when the record leaves it out (it was zero).
+double counter(const run_metrics& m, const std::string& key);
+// The same counter of L2 vCPU v (which must exist).
+double vcpu_counter(const run_metrics& m, unsigned v, const std::string& key);
+
 }  // namespace nestvp::test

@@ -15,12 +15,6 @@ run_metrics run(const std::string& sets) {
         "--set run.duration_s=1 --set l2.vcpus=3 --set l2.housekeeping_hz=10 " + sets);
 }
 
-double count(const run_metrics& m, unsigned v, const std::string& key) {
-    const auto& c = m.vcpu_counters.at(v);
-    const auto it = c.find(key);
-    return it == c.end() ? 0.0 : static_cast<double>(it->second);
-}
-
 // Under no-cancel a stuck idle vCPU snoozes to the time limit (the governor saw a cede that
 // returned at once), then cedes (menu counts a timed-out snooze as a long idle), and the cede
 // returns at once: one snooze, one cede and one exit per round, and it never blocks again.
@@ -28,15 +22,17 @@ TEST(l2_idle, no_cancel_stuck_vcpu_alternates_snooze_and_immediate_cede) {
     const run_metrics m = run("--set l1.dec_policy=no-cancel");
     ASSERT_EQ(m.vcpu_counters.size(), 3u);
     for (unsigned v = 1; v < 3; ++v) {
-        const double snoozes = count(m, v, "l2.snoozes"), cedes = count(m, v, "l2.cedes");
-        const double timeouts = count(m, v, "l2.snooze_timeouts");
+        const double snoozes = test::vcpu_counter(m, v, "l2.snoozes"),
+                     cedes = test::vcpu_counter(m, v, "l2.cedes");
+        const double timeouts = test::vcpu_counter(m, v, "l2.snooze_timeouts");
         EXPECT_GT(cedes, 1000) << "vcpu " << v;
         EXPECT_NEAR(snoozes, cedes, 0.02 * cedes + 2) << "vcpu " << v;
         EXPECT_GT(timeouts, 0.98 * snoozes) << "vcpu " << v;
-        EXPECT_LE(count(m, v, "l1.blocks"), 2) << "vcpu " << v;
-        EXPECT_NEAR(count(m, v, "l1.guest_exits"), cedes, 0.02 * cedes + 2) << "vcpu " << v;
+        EXPECT_LE(test::vcpu_counter(m, v, "l1.blocks"), 2) << "vcpu " << v;
+        EXPECT_NEAR(test::vcpu_counter(m, v, "l1.guest_exits"), cedes, 0.02 * cedes + 2)
+            << "vcpu " << v;
     }
-    EXPECT_EQ(count(m, 0, "l2.snoozes"), 0);  // vCPU 0 runs arithoh
+    EXPECT_EQ(test::vcpu_counter(m, 0, "l2.snoozes"), 0);  // vCPU 0 runs arithoh
 }
 
 // Interrupt entry saves PPR and runs at medium priority (exceptions-64s.S; an L0 saves the
@@ -58,8 +54,9 @@ TEST(l2_idle, the_path_after_a_snooze_runs_at_normal_priority) {
 TEST(l2_idle, cancel_idle_vcpu_cedes_and_blocks) {
     const run_metrics m = run("--set l1.dec_policy=cancel");
     for (unsigned v = 1; v < 3; ++v) {
-        EXPECT_EQ(count(m, v, "l2.snoozes"), 0) << "vcpu " << v;
-        EXPECT_NEAR(count(m, v, "l1.blocks"), count(m, v, "l2.cedes"), 2) << "vcpu " << v;
+        EXPECT_EQ(test::vcpu_counter(m, v, "l2.snoozes"), 0) << "vcpu " << v;
+        EXPECT_NEAR(test::vcpu_counter(m, v, "l1.blocks"), test::vcpu_counter(m, v, "l2.cedes"), 2)
+            << "vcpu " << v;
     }
 }
 
@@ -71,8 +68,9 @@ TEST(l2_idle, doubling_the_snooze_timeout_roughly_halves_stuck_exits) {
     const std::string nc = "--set l1.dec_policy=no-cancel --set l2.cede_target_residency_us=";
     const run_metrics a = run(nc + "100"), b = run(nc + "200"), c = run(nc + "400");
     for (unsigned v = 1; v < 3; ++v) {
-        const double ca = count(a, v, "l2.cedes"), cb = count(b, v, "l2.cedes"),
-                     cc = count(c, v, "l2.cedes");
+        const double ca = test::vcpu_counter(a, v, "l2.cedes"),
+                     cb = test::vcpu_counter(b, v, "l2.cedes"),
+                     cc = test::vcpu_counter(c, v, "l2.cedes");
         ASSERT_GT(ca, 1000);
         EXPECT_GT(cb / ca, 0.45) << "vcpu " << v;
         EXPECT_LT(cb / ca, 0.65) << "vcpu " << v;
@@ -94,8 +92,9 @@ TEST(l2_idle, without_snooze_a_stuck_vcpu_spins_through_l0) {
     const run_metrics a = run("--set l1.dec_policy=no-cancel");
     const run_metrics b = run("--set l1.dec_policy=no-cancel --set l2.snooze=false");
     for (unsigned v = 1; v < 3; ++v) {
-        EXPECT_EQ(count(b, v, "l2.snoozes"), 0);
-        EXPECT_GT(count(b, v, "l1.guest_exits"), 3 * count(a, v, "l1.guest_exits"));
+        EXPECT_EQ(test::vcpu_counter(b, v, "l2.snoozes"), 0);
+        EXPECT_GT(test::vcpu_counter(b, v, "l1.guest_exits"),
+                  3 * test::vcpu_counter(a, v, "l1.guest_exits"));
     }
 }
 
