@@ -12,6 +12,8 @@ public:
     exit_timeline() = default;
     exit_timeline(unsigned vcpus, double span_s, unsigned max_bins = 4000);
 
+    // False for a default-constructed timeline, which counts nothing.
+    bool active() const { return m_max_bins > 0; }
     void add(double t_s, unsigned vcpu);
 
     double bin_seconds() const { return m_bin_s; }

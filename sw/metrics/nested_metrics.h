@@ -88,12 +88,9 @@ public:
 
     // Exit timeline (kept only when asked for): exits per vCPU in bounded time bins over a run
     // of `span_s`.
-    void keep_exit_timeline(double span_s) {
-        m_keep_timeline = true;
-        m_timeline = exit_timeline(threads(), span_s);
-    }
+    void keep_exit_timeline(double span_s) { m_timeline = exit_timeline(threads(), span_s); }
     void record_exit(double t_s, unsigned vcpu) {
-        if (m_keep_timeline) m_timeline.add(t_s, vcpu);
+        if (m_timeline.active()) m_timeline.add(t_s, vcpu);
     }
     const exit_timeline& timeline() const { return m_timeline; }
 
@@ -104,7 +101,6 @@ private:
     std::map<uint32_t, uint64_t> m_exits;
     std::map<uint64_t, uint64_t> m_hcalls;
     path_recorder m_paths;
-    bool m_keep_timeline = false;
     exit_timeline m_timeline;
 };
 
