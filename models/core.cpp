@@ -28,6 +28,9 @@ core::core(const sc_core::sc_module_name& name, uint64_t clock_hz, std::vector<d
         throw std::invalid_argument("core: the low-priority share must be in (0, 1]");
 }
 
+core::core(const sc_core::sc_module_name& name, const core_config& cfg)
+    : core(name, cfg.clock_hz, cfg.smt_speed, cfg.tb_freq_hz, cfg.low_priority_share) {}
+
 void core::set_active(unsigned thread_index, bool active) {
     if (thread_index >= m_active.size())
         throw std::out_of_range("core: thread " + std::to_string(thread_index) + " out of range");

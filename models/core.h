@@ -10,6 +10,7 @@
 
 #include <systemc>
 
+#include "models/core_config.h"
 #include "models/local_time.h"
 #include "models/time_base.h"
 
@@ -29,6 +30,8 @@ public:
     // smt_speed[k-1]: speed of one thread (fraction of the core clock) with k active threads.
     core(const sc_core::sc_module_name& name, uint64_t clock_hz, std::vector<double> smt_speed,
          uint64_t tb_freq_hz, double low_priority_share = 1.0);
+    // The same from a platform's `machine.core` and `machine.tb` keys.
+    core(const sc_core::sc_module_name& name, const core_config& cfg);
 
     time_base& tb() { return m_tb; }
     uint64_t clock_hz() const { return m_clock_hz; }

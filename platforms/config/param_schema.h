@@ -1,8 +1,7 @@
 #pragma once
-// The schema of a platform file: one entry per key, with its dotted path, type, default,
-// unit, range or choices, description, and how it reads and writes the platform_config field.
-// The loader (platform_loader.cpp), --set, `nestvp params` and dump_config all use this table,
-// so a key exists in all of them or in none.
+// The schema of a platform file: every component's declared parameters (models/params.h),
+// mounted at their place in the file. The loader (platform_loader.cpp), --set, `nestvp params`
+// and dump_config all use this table, so a key exists in all of them or in none.
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -13,36 +12,9 @@
 
 namespace nestvp {
 
-enum class param_type {
-    uint,       // unsigned integer written in decimal (a float such as 4.0 is an error)
-    hz,         // a frequency: a positive integer, scientific notation allowed (3.0e9)
-    real,       // a floating-point number
-    boolean,    // true | false
-    string,     // any scalar text
-    choice,     // one of `choices`
-    real_list,  // a list of floating-point numbers
-    cost,       // a cost: {cycles: N, source: "..."} in a file, N cycles with --set
-};
-
-// One parsed value; which member is meaningful depends on the type.
-struct param_value {
-    uint64_t u = 0;            // uint, hz, cost (cycles)
-    double d = 0.0;            // real
-    bool b = false;            // boolean
-    std::string s;             // string, choice, cost (source)
-    std::vector<double> list;  // real_list; cost: its range [lo, hi] when given
-    std::string kind;          // cost: a `kind:` stated in the file (empty: from the source)
-};
-
-struct param_def {
-    std::string path;  // "l2.vcpus"
-    param_type type = param_type::string;
-    std::string unit;  // "Hz", "s", "cycles", "" when unitless
-    double min = 0.0;  // numeric range, inclusive; min_open makes it (min, max]
-    double max = 0.0;
-    bool min_open = false;
-    std::vector<std::string> choices;  // for choice
-    std::string description;
+// One key of the platform file: a component's declaration (models/params.h) at its full
+// dotted path, reading and writing its field in a platform_config.
+struct param_def : param_meta {
     std::function<void(platform_config&, const param_value&)> set;
     std::function<param_value(const platform_config&)> get;
 };
@@ -61,7 +33,7 @@ const param_def* find_param(const std::string& path);
 // The nearest key to an unknown one (edit distance), or "" when none is close.
 std::string nearest_param(const std::string& path, const std::vector<std::string>& candidates);
 
-// A platform_config with every default, costs from the catalog included.
+// A platform_config with every default (the declarations' field initializers).
 platform_config default_platform();
 
 std::string type_name(param_type t);

@@ -212,10 +212,10 @@ public:
     }
 
     void validate(const std::string& top_file) {
-        const machine_config& m = cfg.machine;
+        const core_config& m = cfg.machine.core;
         const auto& speed = m.smt_speed;
-        if (speed.size() != m.threads_per_core) {
-            const std::string n_t = std::to_string(m.threads_per_core);
+        if (speed.size() != m.threads) {
+            const std::string n_t = std::to_string(m.threads);
             const std::string n_s = std::to_string(speed.size());
             if (later("machine.core.threads", "machine.core.smt_speed"))
                 throw_config(place_of("machine.core.threads", top_file), "machine.core.threads",

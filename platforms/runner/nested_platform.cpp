@@ -4,7 +4,6 @@
 #include <string>
 
 #include "models/exception_logic.h"
-#include "platforms/config/cost_catalog.h"
 #include "sw/workloads/arithoh.h"
 
 namespace nestvp {
@@ -23,17 +22,13 @@ run_output_policy parse_policy(const std::string& s) {
         throw std::invalid_argument("unknown l0.run_output '" + s + "'");
     return p;
 }
-
-uint64_t c(const cost_table& t, const char* name) {
-    return cost_cycles(t, name);
-}
 }  // namespace
 
 nested_platform::nested_platform(const sc_core::sc_module_name& name, const platform_config& cfg,
                                  nested_metrics& metrics)
     : sc_core::sc_module(name), m_cfg(cfg), m_metrics(metrics) {
     const unsigned n = cfg.l2.vcpus;
-    const unsigned per_core = cfg.machine.threads_per_core;
+    const unsigned per_core = cfg.machine.core.threads;
     const unsigned needed = (n + per_core - 1) / per_core;
     const unsigned ncores = cfg.machine.cores ? cfg.machine.cores : needed;
     if (ncores < needed)
@@ -41,49 +36,21 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
                                     std::to_string(ncores * per_core) +
                                     " threads; l2.vcpus needs " + std::to_string(n));
     for (unsigned i = 0; i < ncores; ++i)
-        m_cores.push_back(std::make_unique<core>(
-            ("core" + std::to_string(i)).c_str(), cfg.machine.core_clock_hz, cfg.machine.smt_speed,
-            cfg.machine.tb_freq_hz, cfg.machine.smt_low_priority_share));
-    timer_unit_options topts;
-    topts.impl = cfg.machine.timer_impl;
-    topts.dec_bits = cfg.machine.dec_bits;
+        m_cores.push_back(
+            std::make_unique<core>(("core" + std::to_string(i)).c_str(), cfg.machine.core));
+    const timer_unit_options& topts = cfg.machine.timer;
+    const bool large_dec = topts.large_dec;
 
-    const cost_table& k0 = cfg.l0.costs;
-    l0_costs l0c;
-    l0c.hcall_entry = c(k0, "hcall_entry");
-    l0c.hcall_return = c(k0, "hcall_return");
-    l0c.gsb_element = c(k0, "gsb_element");
-    l0c.gsb_byte = c(k0, "gsb_byte");
-    l0c.reg_move = c(k0, "reg_move");
-    l0c.partition_switch = c(k0, "partition_switch");
-    l0c.timer_write = c(k0, "timer_write");
-    l0c.return_to_guest = c(k0, "return_to_guest");
-    l0c.exit_interrupt = c(k0, "exit_interrupt");
-    l0c.get_state = c(k0, "get_state");
-    l0c.set_state = c(k0, "set_state");
-    l0c.guest_create = c(k0, "guest_create");
-    l0c.cede = c(k0, "cede");
-    l0c.prod = c(k0, "prod");
     m_memory = std::make_unique<guest_memory>(
-        "l1_memory", memory_size, sc_core::sc_time(cfg.machine.memory_latency_ns, sc_core::SC_NS));
-    m_l0 = std::make_unique<l0_firmware>("l0", parse_policy(cfg.l0.run_output), l0c, metrics);
+        "l1_memory", memory_size, sc_core::sc_time(cfg.machine.memory.latency_ns, sc_core::SC_NS));
+    m_l0 =
+        std::make_unique<l0_firmware>("l0", parse_policy(cfg.l0.run_output), cfg.l0.costs, metrics);
     m_l0->memory.socket.bind(m_memory->socket);
     m_policy = make_dec_policy(cfg.l1.dec_policy);
     m_guest.nestedv2 = cfg.l0.api == "v2";
     m_guest.tb_offset = l2_tb_offset;
-    m_guest.lpcr = cfg.machine.large_dec ? lpcr::ld : 0;
-
-    const cost_table& k1 = cfg.l1.costs;
-    const l1_costs l1c{c(k1, "run_loop_pass"), c(k1, "handle_exit"), c(k1, "cede"),
-                       c(k1, "set_timer"),     c(k1, "gsb_element"), c(k1, "mmio_emulate"),
-                       c(k1, "ipi_emulate"),   c(k1, "icp_hcall")};
-    const l1_cpu_costs cpuc{c(k1, "tick"), c(k1, "timer_interrupt"), c(k1, "block"), c(k1, "wake"),
-                            c(k1, "host_ipi")};
-    const cost_table& k2 = cfg.l2.costs;
-    const l2_costs l2c{c(k2, "timer_interrupt"), c(k2, "tick"),       c(k2, "housekeeping"),
-                       c(k2, "idle_enter"),      c(k2, "idle_exit"),  c(k2, "set_dec"),
-                       c(k2, "device_event"),    c(k2, "ipi_handler")};
-    const double cpi = static_cast<double>(c(cfg.workload.costs, "arithoh_iteration"));
+    m_guest.lpcr = large_dec ? lpcr::ld : 0;
+    const double cpi = static_cast<double>(cfg.workload.arithoh_iteration.cycles);
     const uint64_t boot_msr = msr::sf | msr::me | msr::ee;
 
     sc_core::sc_spawn_options opts;
@@ -115,11 +82,11 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         t->set_host(l1.get());
         t->tbr().set_offset(l1_tb_offset);
         t->irq().set_msr(boot_msr);
-        t->irq().set_lpcr(cfg.machine.large_dec ? lpcr::ld : 0);
+        t->irq().set_lpcr(large_dec ? lpcr::ld : 0);
         t->set_level(context_level::l1);
 
-        auto cpu = std::make_unique<l1_cpu>(*t, *l1, cfg.l1.hz, cfg.machine.large_dec,
-                                            cfg.machine.dec_bits, cpuc, metrics);
+        auto cpu = std::make_unique<l1_cpu>(*t, *l1, cfg.l1, large_dec, topts.dec_bits,
+                                            cfg.l1.costs, metrics);
         vcpu_buffers buf;
         buf.input = buffers_base + v * 0x10000ull;
         buf.input_size = run_input_size;
@@ -131,35 +98,27 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         setup.boot_msr = boot_msr;
         setup.boot_nia = l2_boot_nia;
         setup.dtl = cfg.l2.dtl;
-        setup.trace_guest_exit = cfg.l1.trace_guest_exit;
-        setup.halt_poll_ns = cfg.l1.halt_poll_ns;
+        setup.l1 = cfg.l1;
         // The L1 vCPU's data port into its memory (TLM, DMI when granted).
         m_l1_ports.push_back(
             std::make_unique<tlm_memory_port>(("l1_port" + std::to_string(v)).c_str()));
         m_l1_ports.back()->socket.bind(m_memory->socket);
         m_l1_mems.push_back(std::make_unique<l1_memory>(*m_l1_ports.back(), t.get()));
         auto loop = std::make_unique<kvm_run_loop>(*cpu, m_guest, v, *m_policy, *m_l1_mems.back(),
-                                                   buf, l1c, metrics, setup);
+                                                   buf, cfg.l1.costs, metrics, setup);
         workload* work = nullptr;
         if (v < cfg.workload.arithoh_copies) {
             m_workloads.push_back(std::make_unique<arithoh>(*t, cpi));
             work = m_workloads.back().get();
         }
         l2_params p;
+        static_cast<l2_config&>(p) = cfg.l2;
         p.vcpu = v;
-        p.hz = cfg.l2.hz;
-        p.nohz_idle = cfg.l2.nohz_idle;
-        p.housekeeping_hz = cfg.l2.housekeeping_hz;
-        p.snooze = cfg.l2.snooze;
-        p.mmio_hz = v == cfg.l2.devices_irq_vcpu ? cfg.l2.devices_mmio_hz : 0.0;
-        p.ipi_hz = v == cfg.l2.devices_irq_vcpu ? cfg.l2.devices_ipi_hz : 0.0;
         p.vcpus = n;
-        p.cede_target_residency_us = cfg.l2.cede_target_residency_us;
-        p.cede_exit_latency_us = cfg.l2.cede_exit_latency_us;
-        p.large_dec = cfg.machine.large_dec;
-        p.dec_bits = cfg.machine.dec_bits;
+        p.large_dec = large_dec;
+        p.dec_bits = topts.dec_bits;
         p.seed = cfg.run.seed;
-        auto kernel = std::make_unique<l2_kernel>(*t, *l2, p, l2c, metrics, work);
+        auto kernel = std::make_unique<l2_kernel>(*t, *l2, p, cfg.l2.costs, metrics, work);
 
         kvm_run_loop* lp = loop.get();
         l2_kernel* kp = kernel.get();

@@ -16,25 +16,12 @@
 
 #include "models/hcall_protocol.h"
 #include "models/tlm_memory_port.h"
+#include "sw/l0/l0_config.h"
 #include "sw/l0/l0_guest_table.h"
 #include "sw/metrics/nested_metrics.h"
 #include "sw/metrics/path_recorder.h"
 
 namespace nestvp {
-
-// The cost of each step of L0's paths, in cycles (docs/nested-entry-exit.md has the sources).
-// Entry and exit are sums of these steps times what each step carries: no lump stands for a
-// whole entry or exit.
-struct l0_costs {
-    uint64_t hcall_entry = 0, hcall_return = 0;
-    uint64_t gsb_element = 0, gsb_byte = 0;  // read/validate or compose: per element, per byte
-    uint64_t reg_move = 0;                   // one register between L0's copy and the thread
-    uint64_t partition_switch = 0;  // LPIDR, PIDR, LPCR, TB offset and context synchronisation
-    uint64_t timer_write = 0;       // one mtDEC or mtHDEC
-    uint64_t return_to_guest = 0;   // hrfid into L2
-    uint64_t exit_interrupt = 0;    // HV interrupt from L2 into L0: HSRR save, vector, stack
-    uint64_t get_state = 0, set_state = 0, guest_create = 0, cede = 0, prod = 0;
-};
 
 // How many registers L0 moves per partition switch: the L2 register state it keeps (the
 // thread-wide 4- and 8-byte register elements, nested-virtualization.md §5.3), and the extra

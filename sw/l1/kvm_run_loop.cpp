@@ -36,7 +36,7 @@ kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
       m_buf(buffers),
       m_costs(costs),
       m_metrics(metrics),
-      m_cache(cpu.thread(), mem, metrics, l1_gsb_costs{costs.gsb_element}),
+      m_cache(cpu.thread(), mem, metrics, l1_gsb_costs{costs.gsb_element.cycles}),
       m_setup(setup) {
     m_vcpu.id = vcpu_id;
     m_vcpu.thread = &cpu.thread();
@@ -107,7 +107,7 @@ uint64_t kvm_run_loop::hcall_number() {
 void kvm_run_loop::kvmppc_cede() {
     // kvmppc_cede: MSR[EE] := 1 in the vCPU's MSR, ceded := 1 (cleared if prodded), r3 := 0.
     mark(path_step::l1_cede);
-    exec(m_costs.cede);
+    exec(m_costs.cede.cycles);
     m_metrics.add(counter::l1_cedes, m_cpu.thread().id());
     if (m_guest.nestedv2) {
         m_cache.set(gsid::MSR, m_cache.get(gsid::MSR) | msr::ee);
@@ -123,7 +123,7 @@ void kvm_run_loop::kvmppc_cede() {
 void kvm_run_loop::set_timer() {
     // kvmppc_set_timer (§3.3): queue the DEC at once if already expired, else arm the hrtimer.
     mark(path_step::l1_set_timer);
-    exec(m_costs.set_timer);
+    exec(m_costs.set_timer.cycles);
     m_metrics.add(counter::l1_set_timer, m_cpu.thread().id());
     const uint64_t now = m_cpu.mftb();
     const uint64_t expiry = dec_expires_host_tb();
@@ -172,7 +172,7 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
     hv_guest_state_encode(hv, hvbuf);
     m_mem.write(m_buf.hv_state, hvbuf, hv_guest_state_size(hv.version));
     nested_pt_regs_write(m_mem, m_buf.pt_regs, regs);
-    exec(m_costs.gsb_element * 8);
+    exec(m_costs.gsb_element.cycles * 8);
     run_hcall_issued();
     const uint64_t trap = hcall(papr::H_ENTER_NESTED, m_buf.hv_state, m_buf.pt_regs);
     run_hcall_returned();
@@ -186,7 +186,7 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
     for (unsigned n = 0; n < 32; ++n) m_vcpu.v1_gpr[n] = regs.gpr[n];
     m_vcpu.v1_nia = regs.nip;
     m_vcpu.v1_msr = regs.msr;
-    exec(m_costs.gsb_element * 8);
+    exec(m_costs.gsb_element.cycles * 8);
     m_cpu.program_dec();  // timer_rearm_host_dec
     if (trap >= 0x8000000000000000ull)
         throw std::runtime_error("L1: H_ENTER_NESTED failed with " +
@@ -199,7 +199,7 @@ void kvm_run_loop::run_single_vcpu() {
     const unsigned ti = t.id();
     // Step 1-2: reset trap and ceded; mark runnable; hard-disable interrupts.
     mark(path_step::l1_run_loop_pass);
-    exec(m_costs.run_loop_pass);
+    exec(m_costs.run_loop_pass.cycles);
     m_vcpu.trap = 0;
     m_vcpu.ceded = false;
     m_cpu.irq_disable();
@@ -247,11 +247,11 @@ void kvm_run_loop::run_single_vcpu() {
     // with kvmppc_get_pc (arch/powerpc/kvm/trace_hv.h): a NIA reload in nestedv2 (§2.5).
     mark(path_step::l1_trace_exit);
     m_metrics.add(counter::l1_guest_exits, ti);
-    if (m_setup.trace_guest_exit && m_guest.nestedv2) m_cache.get(gsid::NIA);
+    if (m_setup.l1.trace_guest_exit && m_guest.nestedv2) m_cache.get(gsid::NIA);
     // Step 9: kvmppc_handle_exit_hv.
     if (trap != 0) {
         mark(path_step::l1_handle_exit);
-        exec(m_costs.handle_exit);
+        exec(m_costs.handle_exit.cycles);
         if (trap == papr::EXIT_HDSI) emulate_mmio();
         if (trap == trap_syscall) {
             const uint64_t nr = hcall_number();
@@ -273,9 +273,9 @@ void kvm_run_loop::run_single_vcpu() {
         // window (the DEC hrtimer firing) saves the block and the wake.
         m_vcpu.sleeping = true;  // polling or on the rcuwait: a kick wakes it
         const bool polled =
-            !check_block() && m_policy.halt_polls() && m_setup.halt_poll_ns > 0 &&
+            !check_block() && m_policy.halt_polls() && m_setup.l1.halt_poll_ns > 0 &&
             m_cpu.poll_until([this] { return check_block(); },
-                             sc_core::sc_time(m_setup.halt_poll_ns, sc_core::SC_NS));
+                             sc_core::sc_time(m_setup.l1.halt_poll_ns, sc_core::SC_NS));
         if (!polled && !check_block()) {
             ++m_blocks;
             m_cpu.block_until([this] { return check_block(); });

@@ -20,11 +20,6 @@
 
 namespace nestvp {
 
-struct l1_costs {
-    uint64_t run_loop_pass, handle_exit, cede, set_timer, gsb_element, mmio_emulate;
-    uint64_t ipi_emulate, icp_hcall;
-};
-
 // L1's VM, shared by the run loops of its vCPUs.
 struct kvm_guest {
     bool nestedv2 = true;
@@ -40,9 +35,8 @@ struct kvm_guest {
 // (each read of an invalid NIA costs a GET_STATE in nestedv2, nested-virtualization.md §2.5).
 struct l2_vcpu_setup {
     uint64_t boot_msr = 0, boot_nia = 0;
-    bool dtl = true;               // L2 registered a DTL: each entry writes the PC into it
-    bool trace_guest_exit = true;  // the kvm_hv:kvm_guest_exit tracepoint is enabled
-    double halt_poll_ns = 0;       // polling window before blocking, with a polling policy
+    bool dtl = true;  // L2 registered a DTL: each entry writes the PC into it
+    l1_config l1;     // the tracepoint and the polling window
 };
 
 // Where one vCPU's buffers live in L1 memory.

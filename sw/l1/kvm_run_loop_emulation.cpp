@@ -55,10 +55,10 @@ void kvm_run_loop::xics_hcall(uint64_t nr) {
         if (!target) {
             rc = static_cast<uint64_t>(papr::H_PARAMETER);
         } else if (mfrr == 0xFF) {
-            exec(m_costs.icp_hcall);
+            exec(m_costs.icp_hcall.cycles);
             target->icp_mfrr = mfrr;
         } else {
-            exec(m_costs.ipi_emulate);
+            exec(m_costs.ipi_emulate.cycles);
             m_metrics.add(counter::l1_ipis, ti);
             target->icp_mfrr = mfrr;
             target->ext_pending = true;
@@ -67,7 +67,7 @@ void kvm_run_loop::xics_hcall(uint64_t nr) {
     } else if (nr == papr::H_XIRR) {
         // kvmppc_h_xirr: accept the pending interrupt and dequeue the external. XIRR = the
         // CPPR before the accept (0xFF: the model keeps no CPPR) | XISR (the IPI, XICS_IPI).
-        exec(m_costs.icp_hcall);
+        exec(m_costs.icp_hcall.cycles);
         const uint64_t xirr = m_vcpu.ext_pending ? (uint64_t{0xFF} << 24) | papr::XICS_IPI : 0;
         m_vcpu.ext_pending = false;
         if (m_guest.nestedv2)
@@ -76,7 +76,7 @@ void kvm_run_loop::xics_hcall(uint64_t nr) {
             m_vcpu.v1_gpr[4] = xirr;
     } else {
         // kvmppc_h_eoi: an IPI still raised (MFRR < 0xFF) is presented again.
-        exec(m_costs.icp_hcall);
+        exec(m_costs.icp_hcall.cycles);
         if (m_vcpu.icp_mfrr != 0xFF) m_vcpu.ext_pending = true;
     }
     m_metrics.add(counter::l1_icp_hcalls, ti);
@@ -90,7 +90,7 @@ void kvm_run_loop::emulate_mmio() {
     // (l2-idle-and-get-state-paths.md §2). The HDSI output holds MSR and NIA but no GPR, so in
     // nestedv2 the GPR costs one GET_STATE.
     const unsigned ti = m_cpu.thread().id();
-    exec(m_costs.mmio_emulate);
+    exec(m_costs.mmio_emulate.cycles);
     m_metrics.add(counter::l1_mmio_emulations, ti);
     const unsigned rs = power_insn::rs_field(power_insn::guest_mmio_store);
     if (m_guest.nestedv2) {

@@ -10,10 +10,10 @@ namespace {
 constexpr uint64_t nia_l1_idle = 0xc000000000030000ull;
 }
 
-l1_cpu::l1_cpu(hardware_thread& thread, sw_context& ctx, unsigned hz, bool large_dec,
-               unsigned dec_bits, const l1_cpu_costs& costs, nested_metrics& metrics)
+l1_cpu::l1_cpu(hardware_thread& thread, sw_context& ctx, const l1_config& cfg, bool large_dec,
+               unsigned dec_bits, const l1_costs& costs, nested_metrics& metrics)
     : m_thread(thread), m_ctx(ctx), m_costs(costs), m_metrics(metrics) {
-    m_tick_period = thread.owner().tb().freq_hz() / std::max(1u, hz);
+    m_tick_period = thread.owner().tb().freq_hz() / std::max(1u, cfg.hz);
     m_dec_max = (1ull << ((large_dec ? dec_bits : 32) - 1)) - 1;
 }
 
@@ -76,11 +76,11 @@ void l1_cpu::timer_interrupt(const interrupt_record&) {
     // timer_interrupt (§6): positive DEC first (level), then expired events, then reprogram.
     m_thread.timers().write_dec(m_dec_max);
     m_metrics.add(counter::l1_timer_interrupts, m_thread.id());
-    exec(m_costs.timer_interrupt);
+    exec(m_costs.timer_interrupt.cycles);
     const uint64_t now = mftb();
     if (m_tick_running && now >= m_next_tick) {
         m_metrics.add(counter::l1_ticks, m_thread.id());
-        exec(m_costs.tick);
+        exec(m_costs.tick.cycles);
         while (m_next_tick <= now) m_next_tick += m_tick_period;
     }
     for (hrtimer* t : m_hrtimers) {
@@ -98,7 +98,7 @@ void l1_cpu::host_ipi(const interrupt_record&) {
     // then rfid (timer-facilities.md §4.3).
     m_thread.ack_external();
     m_metrics.add(counter::l1_host_ipis, m_thread.id());
-    exec(m_costs.host_ipi);
+    exec(m_costs.host_ipi.cycles);
     m_thread.set_nia(m_thread.irq().rfid());
 }
 
@@ -115,7 +115,7 @@ bool l1_cpu::poll_until(const std::function<bool()>& woken, const sc_core::sc_ti
 void l1_cpu::block_until(const std::function<bool()>& woken) {
     // schedule() away from the vCPU task; the CPU goes idle with the tick stopped (NO_HZ).
     m_metrics.paths().mark(m_thread.id(), path_step::l1_blocked, m_thread.step_time());
-    exec(m_costs.block);
+    exec(m_costs.block.cycles);
     m_metrics.add(counter::l1_blocks, m_thread.id());
     m_tick_running = false;
     const uint64_t saved_nia = m_ctx.nia;
@@ -137,7 +137,7 @@ void l1_cpu::block_until(const std::function<bool()>& woken) {
     m_tick_running = true;
     m_next_tick = (now / m_tick_period + 1) * m_tick_period;
     program_dec();
-    exec(m_costs.wake);
+    exec(m_costs.wake.cycles);
 }
 
 }  // namespace nestvp

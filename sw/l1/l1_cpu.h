@@ -8,13 +8,10 @@
 #include <vector>
 
 #include "models/hardware_thread.h"
+#include "sw/l1/l1_config.h"
 #include "sw/metrics/nested_metrics.h"
 
 namespace nestvp {
-
-struct l1_cpu_costs {
-    uint64_t tick, timer_interrupt, block, wake, host_ipi;
-};
 
 // An hrtimer on this CPU; expiry in L1 TB.
 struct hrtimer {
@@ -25,8 +22,8 @@ struct hrtimer {
 
 class l1_cpu {
 public:
-    l1_cpu(hardware_thread& thread, sw_context& ctx, unsigned hz, bool large_dec, unsigned dec_bits,
-           const l1_cpu_costs& costs, nested_metrics& metrics);
+    l1_cpu(hardware_thread& thread, sw_context& ctx, const l1_config& cfg, bool large_dec,
+           unsigned dec_bits, const l1_costs& costs, nested_metrics& metrics);
 
     hardware_thread& thread() { return m_thread; }
     sw_context& context() { return m_ctx; }
@@ -61,7 +58,7 @@ private:
 
     hardware_thread& m_thread;
     sw_context& m_ctx;
-    l1_cpu_costs m_costs;
+    l1_costs m_costs;
     nested_metrics& m_metrics;
     uint64_t m_tick_period;
     uint64_t m_dec_max;

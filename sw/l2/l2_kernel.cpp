@@ -43,7 +43,7 @@ void l2_kernel::set_next_event(uint64_t delta) {
     m_next_tb = mftb() + delta;
     m_thread.timers().write_dec(delta - 1);
     m_metrics.add(counter::l2_set_dec, m_thread.id());
-    exec(m_costs.set_dec);
+    exec(m_costs.set_dec.cycles);
 }
 
 void l2_kernel::program_next_event() {
@@ -82,7 +82,7 @@ void l2_kernel::device_event() {
     // `stw r9,0(r10)`): the partition has no translation for it, so the store takes an HDSI to
     // L1, which emulates it and returns past it (l2-idle-and-get-state-paths.md §2, §4).
     m_metrics.add(counter::l2_device_events, m_thread.id());
-    exec(m_costs.device_event);
+    exec(m_costs.device_event.cycles);
     m_ctx.gpr[power_insn::rs_field(power_insn::guest_mmio_store)] = 1;  // a queue index
     m_thread.guest_mmio_store(mmio_doorbell);
 }
@@ -114,7 +114,7 @@ void l2_kernel::external_interrupt(const interrupt_record&) {
     if ((xirr & 0xFFFFFF) == papr::XICS_IPI) {
         hcall_in_handler(papr::H_IPI, m_params.vcpu, 0xFF);
         m_metrics.add(counter::l2_ipis_received, m_thread.id());
-        exec(m_costs.ipi_handler);
+        exec(m_costs.ipi_handler.cycles);
         if (m_idle) m_need_resched = true;
     }
     hcall_in_handler(papr::H_EOI, xirr);
@@ -124,23 +124,23 @@ void l2_kernel::external_interrupt(const interrupt_record&) {
 void l2_kernel::run_expired_timers(uint64_t now) {
     if (m_tick_running && now >= m_next_tick) {
         m_metrics.add(counter::l2_ticks, m_thread.id());
-        exec(m_costs.tick);
+        exec(m_costs.tick.cycles);
         while (m_next_tick <= now) m_next_tick += m_tick_period;
     }
     if (!m_work && now >= m_next_housekeeping) {
         m_metrics.add(counter::l2_housekeeping, m_thread.id());
-        exec(m_costs.housekeeping);
+        exec(m_costs.housekeeping.cycles);
         m_next_housekeeping = now + next_housekeeping_interval();
         if (m_idle) m_need_resched = true;  // the callback woke a kworker: leave the idle state
     }
     if (now >= m_next_device) {
         device_event();
-        m_next_device = now + next_interval(m_params.mmio_hz, m_device_rng);
+        m_next_device = now + next_interval(m_params.mmio_hz(), m_device_rng);
         if (m_idle) m_need_resched = true;
     }
     if (now >= m_next_ipi) {
         send_ipi();
-        m_next_ipi = now + next_interval(m_params.ipi_hz, m_ipi_rng);
+        m_next_ipi = now + next_interval(m_params.ipi_hz(), m_ipi_rng);
     }
 }
 
@@ -165,7 +165,7 @@ void l2_kernel::timer_interrupt(const interrupt_record& rec) {
     const uint64_t edge_tb = m_next_tb;  // the 0 -> -1 transition set_next_event programmed
     m_thread.timers().write_dec(m_dec_max);
     m_metrics.add(counter::l2_timer_interrupts, m_thread.id());
-    exec(m_costs.timer_interrupt);
+    exec(m_costs.timer_interrupt.cycles);
     const uint64_t now = mftb();
     if (now >= m_next_tb) {
         sample_timer_latency(edge_tb, handler_start);
@@ -239,14 +239,14 @@ void l2_kernel::idle_loop() {
     for (;;) {
         // do_idle -> cpuidle_idle_call: the governor picks a state, the driver enters it.
         m_thread.set_nia(nia_idle);
-        exec(m_costs.idle_enter);
+        exec(m_costs.idle_enter.cycles);
         const uint64_t start = mftb();
         if (select_idle_state(start) == idle_state::snooze)
             snooze(start);
         else
             cede(start);
         // An expired DEC is taken here once MSR[EE]=1 (timer_interrupt).
-        exec(m_costs.idle_exit);
+        exec(m_costs.idle_exit.cycles);
     }
 }
 
@@ -262,9 +262,10 @@ void l2_kernel::main() {
     m_tick_running = m_work != nullptr || !m_params.nohz_idle;
     m_next_tick = (now / m_tick_period + 1) * m_tick_period;
     m_next_housekeeping = now + next_housekeeping_interval();
-    if (m_params.mmio_hz > 0) m_next_device = now + next_interval(m_params.mmio_hz, m_device_rng);
-    if (m_params.ipi_hz > 0 && m_params.vcpus > 1)
-        m_next_ipi = now + next_interval(m_params.ipi_hz, m_ipi_rng);
+    if (m_params.mmio_hz() > 0)
+        m_next_device = now + next_interval(m_params.mmio_hz(), m_device_rng);
+    if (m_params.ipi_hz() > 0 && m_params.vcpus > 1)
+        m_next_ipi = now + next_interval(m_params.ipi_hz(), m_ipi_rng);
     program_next_event();
     if (m_work)
         m_work->run();

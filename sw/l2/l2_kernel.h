@@ -11,36 +11,24 @@
 #include <random>
 
 #include "models/hardware_thread.h"
+#include "sw/l2/l2_config.h"
 #include "sw/metrics/nested_metrics.h"
 #include "sw/workloads/workload.h"
 
 namespace nestvp {
 
-struct l2_costs {
-    uint64_t timer_interrupt, tick, housekeeping, idle_enter, idle_exit, set_dec, device_event;
-    uint64_t ipi_handler;
-};
-
-struct l2_params {
+// One vCPU's kernel: the guest's config, plus what differs per vCPU and what it learns from
+// the machine.
+struct l2_params : l2_config {
     unsigned vcpu = 0;
-    unsigned hz = 100;
-    bool nohz_idle = true;
-    double housekeeping_hz = 2.0;
-    // The pseries shared-processor idle states: snooze (state 0) and Shared Cede (state 1).
-    // Without snooze every idle period cedes.
-    bool snooze = true;
-    // Stores to emulated MMIO per second on this vCPU (device work: a virtio notify), each an
-    // HDSI exit to L1 (l2-idle-and-get-state-paths.md §4).
-    double mmio_hz = 0;
-    // IPIs this vCPU sends per second (a timer callback waking a task elsewhere: H_IPI), to
-    // the guest's other vCPUs in turn: vcpu + 1, vcpu + 2, ... modulo `vcpus`.
-    double ipi_hz = 0;
     unsigned vcpus = 1;
-    double cede_target_residency_us = 100;  // also the snooze timeout (snooze_timeout)
-    double cede_exit_latency_us = 10;
     bool large_dec = true;
     unsigned dec_bits = 56;
     uint64_t seed = 1;
+    // The device work and the IPIs run on devices_irq_vcpu; IPIs go to the guest's other
+    // vCPUs in turn: vcpu + 1, vcpu + 2, ... modulo `vcpus`.
+    double mmio_hz() const { return vcpu == devices_irq_vcpu ? devices_mmio_hz : 0.0; }
+    double ipi_hz() const { return vcpu == devices_irq_vcpu ? devices_ipi_hz : 0.0; }
 };
 
 class l2_kernel {

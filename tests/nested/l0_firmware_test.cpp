@@ -29,13 +29,17 @@ constexpr uint64_t l2_offset = 9ull << 24;
 constexpr uint64_t in_buf = 0x10000, out_buf = 0x14000, scratch = 0x18000;
 
 l0_costs test_costs() {
+    // Round figures, and nothing for the steps these tests do not time.
+    const auto cycles = [](uint64_t n) { return cost_param{n, "test"}; };
     l0_costs k;
-    k.hcall_entry = k.hcall_return = 100;
-    k.partition_switch = 1000;
-    k.gsb_element = 10;
-    k.get_state = k.set_state = 200;
-    k.guest_create = 500;
-    k.cede = k.prod = 100;
+    k.hcall_entry = k.hcall_return = cycles(100);
+    k.partition_switch = cycles(1000);
+    k.gsb_element = cycles(10);
+    k.gsb_byte = k.reg_move = k.timer_write = cycles(0);
+    k.return_to_guest = k.exit_interrupt = cycles(0);
+    k.get_state = k.set_state = cycles(200);
+    k.guest_create = cycles(500);
+    k.cede = k.prod = cycles(100);
     return k;
 }
 

@@ -7,7 +7,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "platforms/config/cost_catalog.h"
 #include "platforms/config/param_schema.h"
 #include "platforms/config/platform_loader.h"
 
@@ -43,8 +42,7 @@ TEST(PlatformLoader, DefaultsFillEveryKey) {
     platform_config d = default_platform();
     d.name = "minimal";
     EXPECT_EQ(body(dump_config(c)), body(dump_config(d)));
-    EXPECT_EQ(c.l0.costs.size(), default_costs("l0").size());
-    EXPECT_EQ(c.workload.costs.at("arithoh_iteration").cycles, 9u);
+    EXPECT_EQ(c.workload.arithoh_iteration.cycles, 9u);
     EXPECT_EQ(c.source_file, good_dir + "minimal.yaml");
 }
 
@@ -53,10 +51,9 @@ TEST(PlatformLoader, IncludeOverrideOrder) {
     EXPECT_EQ(c.l2.vcpus, 8u);  // only base.yaml sets it
     EXPECT_EQ(c.l2.hz, 300u);   // second.yaml (later include) overrides base.yaml
     EXPECT_EQ(c.l1.hz, 1000u);  // the file's own key overrides base.yaml
-    EXPECT_EQ(c.l0.costs.at("partition_switch").cycles, 7000u);
-    EXPECT_EQ(c.l0.costs.at("partition_switch").source, "test: second.yaml");
-    EXPECT_EQ(c.l0.costs.at("exit_interrupt").cycles,
-              default_costs("l0").at("exit_interrupt").cycles);
+    EXPECT_EQ(c.l0.costs.partition_switch.cycles, 7000u);
+    EXPECT_EQ(c.l0.costs.partition_switch.source, "test: second.yaml");
+    EXPECT_EQ(c.l0.costs.exit_interrupt.cycles, l0_costs{}.exit_interrupt.cycles);
 }
 
 TEST(PlatformLoader, IncludePathsAreRelativeToTheIncludingFile) {
@@ -95,12 +92,12 @@ TEST(PlatformLoader, LaterSetWins) {
 TEST(PlatformLoader, SetCostCyclesAndSource) {
     platform_config c =
         load_platform(platforms_dir + "reference.yaml", {"l0.costs.partition_switch=8000"});
-    EXPECT_EQ(c.l0.costs.at("partition_switch").cycles, 8000u);
-    EXPECT_EQ(c.l0.costs.at("partition_switch").source, "--set on the command line");
+    EXPECT_EQ(c.l0.costs.partition_switch.cycles, 8000u);
+    EXPECT_EQ(c.l0.costs.partition_switch.source, "--set on the command line");
     c = load_platform(platforms_dir + "reference.yaml",
                       {"l1.costs.wake.cycles=5000", "l1.costs.wake.source=assumption: test"});
-    EXPECT_EQ(c.l1.costs.at("wake").cycles, 5000u);
-    EXPECT_EQ(c.l1.costs.at("wake").source, "assumption: test");
+    EXPECT_EQ(c.l1.costs.wake.cycles, 5000u);
+    EXPECT_EQ(c.l1.costs.wake.source, "assumption: test");
 }
 
 TEST(PlatformLoader, SetListAndStringValues) {
@@ -108,10 +105,10 @@ TEST(PlatformLoader, SetListAndStringValues) {
         load_platform(good_dir + "minimal.yaml",
                       {"machine.core.threads=2", "machine.core.smt_speed=[1, 0.7]",
                        "run.outputs.json=out dir/r: 1.json", "machine.timer.large_dec=false"});
-    EXPECT_EQ(c.machine.threads_per_core, 2u);
-    EXPECT_EQ(c.machine.smt_speed, (std::vector<double>{1.0, 0.7}));
+    EXPECT_EQ(c.machine.core.threads, 2u);
+    EXPECT_EQ(c.machine.core.smt_speed, (std::vector<double>{1.0, 0.7}));
     EXPECT_EQ(c.run.json_path, "out dir/r: 1.json");
-    EXPECT_FALSE(c.machine.large_dec);
+    EXPECT_FALSE(c.machine.timer.large_dec);
 }
 
 TEST(PlatformLoader, ZeroArithohCopiesIsAllIdle) {
@@ -123,8 +120,8 @@ TEST(PlatformLoader, ZeroArithohCopiesIsAllIdle) {
 
 TEST(PlatformLoader, FrequenciesAcceptScientificNotation) {
     const platform_config c = load_platform(good_dir + "scientific.yaml");
-    EXPECT_EQ(c.machine.tb_freq_hz, 512000000u);
-    EXPECT_EQ(c.machine.core_clock_hz, 3500000000u);
+    EXPECT_EQ(c.machine.core.tb_freq_hz, 512000000u);
+    EXPECT_EQ(c.machine.core.clock_hz, 3500000000u);
 }
 
 TEST(PlatformLoader, DumpRoundTripsEveryShippedPlatform) {
@@ -135,8 +132,8 @@ TEST(PlatformLoader, DumpRoundTripsEveryShippedPlatform) {
         const platform_config b = load_platform(write_temp("roundtrip.yaml", dump));
         EXPECT_EQ(body(dump_config(b)), body(dump));
         EXPECT_EQ(b.name, a.name);
-        EXPECT_EQ(b.machine.smt_speed, a.machine.smt_speed);
-        EXPECT_EQ(b.machine.smt_source, a.machine.smt_source);
+        EXPECT_EQ(b.machine.core.smt_speed, a.machine.core.smt_speed);
+        EXPECT_EQ(b.machine.core.smt_source, a.machine.core.smt_source);
     }
 }
 
@@ -156,7 +153,7 @@ TEST(PlatformLoader, DumpRoundTripsAwkwardValues) {
     EXPECT_EQ(b.name, "a \"quoted\" name: with\\backslash");
     EXPECT_EQ(b.run.csv_path, "yes");
     EXPECT_EQ(b.run.plot_dir, "123");
-    EXPECT_EQ(b.machine.smt_source, "multi\nline");
+    EXPECT_EQ(b.machine.core.smt_source, "multi\nline");
 }
 
 TEST(PlatformLoader, EveryShippedPlatformLoads) {
@@ -176,14 +173,16 @@ TEST(PlatformLoader, ReferencePlatformIsTheReferenceSetup) {
     EXPECT_EQ(c.l1.dec_policy, "cancel");
     EXPECT_EQ(c.workload.arithoh_copies, 1u);
     EXPECT_DOUBLE_EQ(c.run.duration_s, 10.0);
-    EXPECT_EQ(c.machine.threads_per_core, 8u);  // from cores/power10-smt8.yaml
-    // Every cost of the catalog is present with a source; the reference file lists them all.
+    EXPECT_EQ(c.machine.core.threads, 8u);  // from cores/power10-smt8.yaml
+    // Every declared cost is present with a source; the reference file lists them all.
     std::ifstream in(platforms_dir + "reference.yaml");
     std::stringstream text;
     text << in.rdbuf();
-    for (const auto& d : cost_catalog()) {
-        SCOPED_TRACE(d.level + "." + d.name);
-        EXPECT_NE(text.str().find("    " + d.name + ": {cycles: "), std::string::npos);
+    for (const auto& d : param_schema()) {
+        if (d.type != param_type::cost) continue;
+        SCOPED_TRACE(d.path);
+        const std::string name = d.path.substr(d.path.rfind('.') + 1);
+        EXPECT_NE(text.str().find("    " + name + ": {cycles: "), std::string::npos);
     }
 }
 
@@ -228,15 +227,15 @@ TEST(PlatformLoader, VariantsDifferFromTheReferenceOnlyWhereTheySay) {
 TEST(PlatformLoader, CoreFilesCarrySmtTablesWithSources) {
     const platform_config p9 = load_platform(platforms_dir + "cores/power9-smt4.yaml");
     const platform_config p10 = load_platform(platforms_dir + "cores/power10-smt8.yaml");
-    EXPECT_EQ(p9.machine.threads_per_core, 4u);
-    EXPECT_EQ(p10.machine.threads_per_core, 8u);
+    EXPECT_EQ(p9.machine.core.threads, 4u);
+    EXPECT_EQ(p10.machine.core.threads, 8u);
     for (const auto* c : {&p9, &p10}) {
-        EXPECT_DOUBLE_EQ(c->machine.smt_speed.front(), 1.0);
+        EXPECT_DOUBLE_EQ(c->machine.core.smt_speed.front(), 1.0);
         // The table's source: in smt_source, or stated with the table (kind and source).
         const value_provenance p = provenance_of(*c, *find_param("machine.core.smt_speed"));
-        const std::string src = is_stated_kind(p.kind) ? p.source : c->machine.smt_source;
+        const std::string src = is_stated_kind(p.kind) ? p.source : c->machine.core.smt_source;
         EXPECT_GT(src.size(), 40u);
-        EXPECT_NE(src, default_platform().machine.smt_source);
+        EXPECT_NE(src, default_platform().machine.core.smt_source);
     }
 }
 
