@@ -16,6 +16,9 @@ struct l2_config {
     bool snooze = true;
     double cede_target_residency_us = 100;  // also snooze_timeout
     double cede_exit_latency_us = 10;
+    // The decrementer clockevent's minimum delta in TB ticks: time.c registers it with
+    // clockevents_config_and_register(dec, ppc_tb_freq, 2, decrementer_max) (§6).
+    unsigned clockevent_min_delta = 2;
     // Device work that stores to emulated MMIO (HDSI exits), on one vCPU, which also sends
     // IPIs (H_IPI) to the others in turn.
     double devices_mmio_hz = 0;
@@ -41,6 +44,10 @@ struct l2_config {
         p.add_real("cede_exit_latency_us", &c::cede_exit_latency_us, 0, 1e6, false, "us",
                    "Shared Cede exit latency, the governor's latency bound "
                    "(cpuidle-pseries.c shared_states: 10 us)");
+        p.add_uint("clockevent_min_delta", &c::clockevent_min_delta, 1, 1e9, "ticks",
+                   "the shortest DEC event the guest programs (arch/powerpc/kernel/time.c "
+                   "registers the decrementer clockevent with a minimum of 2 ticks, "
+                   "timer-facilities.md §6)");
         p.add_real("devices.mmio_hz", &c::devices_mmio_hz, 0, 1e6, false, "Hz",
                    "stores to emulated MMIO per second (device work, e.g. virtio notifies); "
                    "each is an HDSI exit whose source GPR L1 reloads (§4 of "

@@ -14,7 +14,6 @@ constexpr uint64_t nia_cede = 0xc000000000020100ull;
 constexpr uint64_t nia_snooze = 0xc000000000020200ull;
 constexpr uint64_t mmio_doorbell = 0x0000200080000000ull;  // a device's notify register
 constexpr uint64_t nia_boot = 0xc000000000010000ull;
-constexpr uint64_t min_delta = 2;  // clockevents_config_and_register(dec, f, 2, max) (§6)
 }  // namespace
 
 l2_kernel::l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& params,
@@ -39,7 +38,7 @@ l2_kernel::l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& 
 void l2_kernel::set_next_event(uint64_t delta) {
     // decrementer_set_next_event: decrementers_next_tb = TB + evt; set_dec(evt) writes evt - 1
     // so that the 0 -> -1 transition lands exactly evt ticks later (Book3S, §6).
-    delta = std::clamp<uint64_t>(delta, min_delta, m_dec_max);
+    delta = std::clamp<uint64_t>(delta, m_params.clockevent_min_delta, m_dec_max);
     m_next_tb = mftb() + delta;
     m_thread.timers().write_dec(delta - 1);
     m_metrics.add(counter::l2_set_dec, m_thread.id());
@@ -60,7 +59,7 @@ void l2_kernel::program_next_event() {
         m_thread.timers().write_dec(m_dec_max);
         return;
     }
-    set_next_event(next > now ? next - now : min_delta);
+    set_next_event(next > now ? next - now : m_params.clockevent_min_delta);
 }
 
 uint64_t l2_kernel::next_interval(double hz, std::mt19937_64& rng) {
