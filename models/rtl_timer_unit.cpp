@@ -310,15 +310,28 @@ void rtl_timer_unit::set_lpcr(bool ld, bool hdice) {
     settle();
 }
 
+// The design's next_edge_ticks is the nearest tick at which dec_irq or hdec_irq can change, and
+// one clock with adv=N equals N one-tick clocks (decrementer_unit.v): before that tick the
+// lines are what the last clock left, so a pending query clocks only at or past it. A unit
+// with a waveform keeps clocking at every access, so that its VCD shows each one.
+bool rtl_timer_unit::lines_hold() const {
+    const uint64_t now = m_tb.ticks();
+    return !m_impl->vcd && (now <= m_last_tick || now - m_last_tick < m_impl->top.next_edge_ticks);
+}
+
 bool rtl_timer_unit::dec_pending() {
-    sync();
-    settle();
+    if (!lines_hold()) {
+        sync();
+        settle();
+    }
     return m_impl->top.dec_irq;
 }
 
 bool rtl_timer_unit::hdec_pending() {
-    sync();
-    settle();
+    if (!lines_hold()) {
+        sync();
+        settle();
+    }
     return m_impl->top.hdec_irq;
 }
 

@@ -73,10 +73,11 @@ private:
     struct impl;
 
     void start_of_simulation() override;
-    void on_edge();  // SC_METHOD on m_edges.event()
-    void sync();     // advance the RTL to the current host tick (one evaluation if needed)
-    void settle();   // after an operation: notify a pending change, re-arm the edge event
-    void clock();    // one RTL clock cycle with the inputs as set
+    void on_edge();           // SC_METHOD on m_edges.event()
+    void sync();              // advance the RTL to the current host tick (one evaluation if needed)
+    void settle();            // after an operation: notify a pending change, re-arm the edge event
+    void clock();             // one RTL clock cycle with the inputs as set
+    bool lines_hold() const;  // dec_irq and hdec_irq cannot have changed since the last clock
 
     time_base& m_tb;
     std::unique_ptr<impl> m_impl;
