@@ -14,6 +14,7 @@
 //     activity of the thread's own core (mode `per_core`: its threads' compute deadlines and
 //     waits, and their timer units' edges). Cores share no timed state, so a thread may pass
 //     another core's events; everything pending at the current time still stops it.
+#include <cmath>
 #include <cstdint>
 
 #include <systemc>
@@ -35,6 +36,16 @@ inline sc_dt::uint64 now_value() {
 }
 inline sc_core::sc_time now() {
     return sc_core::sc_time::from_value(now_value());
+}
+// The time resolution in fs: a power of ten, so exact as a double. Call after elaboration
+// starts (it fixes the resolution, as any sc_time does).
+inline double resolution_fs() {
+    return std::round(sc_core::sc_get_time_resolution().to_seconds() * 1e15);
+}
+// sc_time::from_value(v).to_seconds() without two library calls: SystemC 2.3.4 computes
+// v * resolution_fs * 1e-15, and this is the same expression, so the result is bit-identical.
+inline double seconds_of(sc_dt::uint64 v, double res_fs) {
+    return static_cast<double>(v) * res_fs * 1e-15;
 }
 inline bool ahead() {
     return detail::g_ahead != 0;
