@@ -62,7 +62,8 @@ private:
     time_base m_tb;
     uint64_t m_clock_hz;
     std::vector<double> m_smt_speed;
-    std::vector<bool> m_active, m_low;
+    // Bytes, not std::vector<bool>: read on every re-rate and rate query (bit access is slow).
+    std::vector<uint8_t> m_active, m_low;
     unsigned m_active_count = 0;
     double m_low_share;
     double m_normal_rate;  // cycles/s of a normal-priority thread now
