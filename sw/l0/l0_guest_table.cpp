@@ -179,7 +179,11 @@ hcall_result l0_guest_table::end_run(uint64_t guest, uint64_t vcpu, uint64_t exi
     store_be32(out.data(), static_cast<uint32_t>(ids.size()));
     gsb_value scratch;
     for (uint16_t id : ids) {
-        const gsb_value& val = value_ref(*g, v, id, scratch);  // a known ID: its size, 0 if unset
+        // A known ID: its size, 0 if unset. A stored thread-wide value is what value_ref() returns
+        // (none of its computed IDs is thread-wide), taken here without the call.
+        const gsb_id_info* info = gsb_find_id(id);
+        const gsb_value* stored = info && info->thread_wide() ? v->values.find(id) : nullptr;
+        const gsb_value& val = stored ? *stored : value_ref(*g, v, id, scratch);
         gsb_put_element_header(&out[at], id, val.len);
         std::memcpy(&out[at + GSB_ELEMENT_HEADER_SIZE], val.bytes.data(), val.len);
         at += GSB_ELEMENT_HEADER_SIZE + val.len;
