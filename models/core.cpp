@@ -80,12 +80,21 @@ bool core::is_active(unsigned thread_index) const {
 
 void core::attach(const local_time::wake_source& activity, rate_listener& listener) {
     m_threads.push_back({&activity, &listener});
+    m_slots_gathered = false;
 }
 
 sc_dt::uint64 core::next_wake() const {
+    if (!m_slots_gathered) {
+        wake_slots(m_wake_slots);
+        m_slots_gathered = true;
+    }
     sc_dt::uint64 t = ~sc_dt::uint64{0};
-    for (const member& m : m_threads) t = std::min(t, m.activity->next_wake());
+    for (const sc_dt::uint64* s : m_wake_slots) t = std::min(t, *s);
     return t;
+}
+
+void core::wake_slots(std::vector<const sc_dt::uint64*>& out) const {
+    for (const member& m : m_threads) m.activity->wake_slots(out);
 }
 
 double core::busy_thread_seconds() const {

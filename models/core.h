@@ -55,6 +55,7 @@ public:
     // The earliest timed activity among the core's threads: the bound of their run-ahead in
     // local_time's per-core mode.
     sc_dt::uint64 next_wake() const override;
+    void wake_slots(std::vector<const sc_dt::uint64*>& out) const override;
 
 private:
     void rerate();
@@ -74,6 +75,10 @@ private:
         rate_listener* listener;
     };
     std::vector<member> m_threads;
+    // Every thread's wake slots, gathered at the first next_wake() (the units exist by then):
+    // the minimum of them is next_wake() without two virtual calls per thread.
+    mutable std::vector<const sc_dt::uint64*> m_wake_slots;
+    mutable bool m_slots_gathered = false;
 };
 
 }  // namespace nestvp

@@ -166,6 +166,10 @@ public:
     void wait_external(const sc_core::sc_event& e);
     // Run-ahead bound for the core's threads: this thread's timed wait or timer edge.
     sc_dt::uint64 next_wake() const override { return std::min(m_wake_at, m_timers->next_wake()); }
+    void wake_slots(std::vector<const sc_dt::uint64*>& out) const override {
+        out.push_back(&m_wake_at);
+        m_timers->wake_slots(out);
+    }
 
     // Cycles retired per accounting class, including the compute() in progress.
     double cycles(accounting a) const;

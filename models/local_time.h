@@ -16,6 +16,7 @@
 //     another core's events; everything pending at the current time still stops it.
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 
@@ -67,6 +68,9 @@ class wake_source {
 public:
     // The earliest such time (sc_time value), ~0 if none.
     virtual sc_dt::uint64 next_wake() const = 0;
+    // Appends the variables next_wake() is the minimum of (valid for the source's lifetime), for
+    // a caller that reads them directly: the core's bound is asked at every segment.
+    virtual void wake_slots(std::vector<const sc_dt::uint64*>& out) const = 0;
 
 protected:
     ~wake_source() = default;
