@@ -14,8 +14,8 @@ core::core(const sc_core::sc_module_name& name, uint64_t clock_hz, std::vector<d
       m_tb("tb", tb_freq_hz),
       m_clock_hz(clock_hz),
       m_smt_speed(std::move(smt_speed)),
-      m_active(m_smt_speed.size(), false),
-      m_low(m_smt_speed.size(), false),
+      m_active(m_smt_speed.size(), 0),
+      m_low(m_smt_speed.size(), 0),
       m_low_share(low_priority_share),
       m_normal_rate(static_cast<double>(clock_hz) * (m_smt_speed.empty() ? 1.0 : m_smt_speed[0])) {
     if (m_smt_speed.empty() || m_smt_speed.size() > 8)
@@ -34,7 +34,7 @@ core::core(const sc_core::sc_module_name& name, const core_config& cfg)
 void core::set_active(unsigned thread_index, bool active) {
     if (thread_index >= m_active.size())
         throw std::out_of_range("core: thread " + std::to_string(thread_index) + " out of range");
-    if (m_active[thread_index] == active) return;
+    if (static_cast<bool>(m_active[thread_index]) == active) return;
     local_time::sync();  // siblings re-rate at this instant (models/local_time.h)
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     m_busy_acc += m_active_count * (now - m_busy_since).to_seconds();
@@ -47,10 +47,9 @@ void core::set_active(unsigned thread_index, bool active) {
 void core::set_low_priority(unsigned thread_index, bool low) {
     if (thread_index >= m_low.size())
         throw std::out_of_range("core: thread " + std::to_string(thread_index) + " out of range");
-    if (m_low[thread_index] == low) return;
-    bool siblings = false;
-    for (size_t i = 0; i < m_active.size(); ++i)
-        if (i != thread_index && m_active[i]) siblings = true;
+    if (static_cast<bool>(m_low[thread_index]) == low) return;
+    // Another thread is active: the count without this thread's own.
+    const bool siblings = m_active_count > (m_active[thread_index] ? 1u : 0u);
     if (!siblings) {
         // Nobody else runs on the core: no sibling to re-rate, so no need to catch up the
         // kernel to this thread's local time first. The rate is the same either way.
@@ -84,12 +83,21 @@ bool core::is_active(unsigned thread_index) const {
 
 void core::attach(const local_time::wake_source& activity, rate_listener& listener) {
     m_threads.push_back({&activity, &listener});
+    m_slots_gathered = false;
 }
 
 sc_dt::uint64 core::next_wake() const {
+    if (!m_slots_gathered) {
+        wake_slots(m_wake_slots);
+        m_slots_gathered = true;
+    }
     sc_dt::uint64 t = ~sc_dt::uint64{0};
-    for (const member& m : m_threads) t = std::min(t, m.activity->next_wake());
+    for (const sc_dt::uint64* s : m_wake_slots) t = std::min(t, *s);
     return t;
+}
+
+void core::wake_slots(std::vector<const sc_dt::uint64*>& out) const {
+    for (const member& m : m_threads) m.activity->wake_slots(out);
 }
 
 double core::busy_thread_seconds() const {

@@ -58,6 +58,7 @@ public:
     // The earliest timed activity among the core's threads: the bound of their run-ahead in
     // local_time's per-core mode.
     sc_dt::uint64 next_wake() const override;
+    void wake_slots(std::vector<const sc_dt::uint64*>& out) const override;
 
 private:
     void rerate();
@@ -65,7 +66,8 @@ private:
     time_base m_tb;
     uint64_t m_clock_hz;
     std::vector<double> m_smt_speed;
-    std::vector<bool> m_active, m_low;
+    // Bytes, not std::vector<bool>: read on every re-rate and rate query (bit access is slow).
+    std::vector<uint8_t> m_active, m_low;
     unsigned m_active_count = 0;
     double m_low_share;
     double m_normal_rate;  // cycles/s of a normal-priority thread now
@@ -76,6 +78,10 @@ private:
         rate_listener* listener;
     };
     std::vector<member> m_threads;
+    // Every thread's wake slots, gathered at the first next_wake() (the units exist by then):
+    // the minimum of them is next_wake() without two virtual calls per thread.
+    mutable std::vector<const sc_dt::uint64*> m_wake_slots;
+    mutable bool m_slots_gathered = false;
 };
 
 }  // namespace nestvp

@@ -39,6 +39,7 @@ public:
     }
     // The time (sc_time value) of the pending notification, ~0 if none.
     sc_dt::uint64 armed_at() const { return m_armed_at; }
+    const sc_dt::uint64* armed_at_slot() const { return &m_armed_at; }
 
 private:
     time_base& m_tb;

@@ -18,7 +18,8 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_irq("irq"),
       m_tbr(owner.tb()),
       m_wake("wake"),
-      m_units_per_second(1.0 / sc_core::sc_get_time_resolution().to_seconds()) {
+      m_units_per_second(1.0 / sc_core::sc_get_time_resolution().to_seconds()),
+      m_resolution_fs(local_time::resolution_fs()) {
     m_irq.timer_lines.bind(
         *m_timers);  // the thread is the platform of its unit and exception logic
     m_irq.set_waker(m_wake);
@@ -55,8 +56,9 @@ void hardware_thread::set_nia(uint64_t nia) {
 double hardware_thread::cycles(accounting a) const {
     double c = m_cycles.at(a);
     // A segment folded from run-ahead starts at the thread's local time, perhaps after now.
-    if (m_seg.active && !m_seg.ended && m_seg.acct == a && local_time::now() > m_seg.start)
-        c += (local_time::now() - m_seg.start).to_seconds() * m_seg.rate;
+    const sc_dt::uint64 now = local_time::now_value();
+    if (m_seg.active && !m_seg.ended && m_seg.acct == a && now > m_seg.start)
+        c += seconds_of(now - m_seg.start) * m_seg.rate;
     return c;
 }
 

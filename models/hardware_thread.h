@@ -166,6 +166,10 @@ public:
     void wait_external(const sc_core::sc_event& e);
     // Run-ahead bound for the core's threads: this thread's timed wait or timer edge.
     sc_dt::uint64 next_wake() const override { return std::min(m_wake_at, m_timers->next_wake()); }
+    void wake_slots(std::vector<const sc_dt::uint64*>& out) const override {
+        out.push_back(&m_wake_at);
+        m_timers->wake_slots(out);
+    }
 
     // Cycles retired per accounting class, including the compute() in progress.
     double cycles(accounting a) const;
@@ -181,6 +185,9 @@ private:
     void busy_segment(sc_dt::uint64 units, double& remaining, double& done, unsigned& delta_waits,
                       const std::function<bool()>* stop);
     sc_dt::uint64 segment_units(double cycles, double rate) const;
+    double seconds_of(sc_dt::uint64 units) const {
+        return local_time::seconds_of(units, m_resolution_fs);
+    }
     void account_segment();
     // The core re-rated its threads: a waiting segment is split at this instant (core.h).
     void rerated() override;
@@ -207,6 +214,7 @@ private:
     // the exception logic's deliverable changes, and a re-rate that ends the segment.
     sc_core::sc_event m_wake;
     const double m_units_per_second;  // SystemC time-value units per second (fixed)
+    const double m_resolution_fs;     // local_time::resolution_fs()
 
     tlm::tlm_generic_payload m_hcall_gp;  // the hcall transaction, reused (hcall())
     hcall_extension* m_hcall_ext;         // its extension (owned by the payload)
@@ -223,7 +231,7 @@ private:
         bool ended = false;  // by a re-rate, already accounted; the thread is woken
         accounting acct = acct_l0;
         double rate = 0;
-        sc_core::sc_time start;
+        sc_dt::uint64 start = 0;  // sc_time value
         sc_dt::uint64 deadline = 0;
         double* remaining = nullptr;  // the caller's cycles left (infinite for spin_for)
         double* done = nullptr;       // the caller's cycles retired

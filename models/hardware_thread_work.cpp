@@ -19,9 +19,8 @@ sc_dt::uint64 hardware_thread::segment_units(double cycles, double rate) const {
 // Retires the waiting segment's cycles from its start to now, at its rate (at most the
 // caller's remaining cycles).
 void hardware_thread::account_segment() {
-    const sc_dt::uint64 elapsed = (sc_core::sc_time_stamp() - m_seg.start).value();
-    const double done =
-        std::min(*m_seg.remaining, sc_core::sc_time::from_value(elapsed).to_seconds() * m_seg.rate);
+    const sc_dt::uint64 elapsed = local_time::kernel_now_value() - m_seg.start;
+    const double done = std::min(*m_seg.remaining, seconds_of(elapsed) * m_seg.rate);
     m_cycles[m_seg.acct] += done;
     *m_seg.remaining -= done;
     *m_seg.done += done;
@@ -36,8 +35,7 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
     if (local_time::try_advance(units, m_core, m_wake_at)) {
         // Exact: no activity is pending before the segment ends (models/local_time.h), so
         // it ends at its deadline, as the wait below would, and counts the same cycles.
-        const double d =
-            std::min(remaining, sc_core::sc_time::from_value(units).to_seconds() * rate);
+        const double d = std::min(remaining, seconds_of(units) * rate);
         m_cycles[current_accounting()] += d;
         remaining -= d;
         done += d;
@@ -58,23 +56,21 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
     // Wait for the deadline, or an interrupt, or a re-rate that ends the segment. A run-ahead
     // offset is folded in: the segment starts at local time, and nothing can wake the thread
     // before that.
-    const sc_core::sc_time start = sc_core::sc_time::from_value(local_time::fold());
-    m_seg =
-        segment{true,  false, current_accounting(), rate, start, start.value() + units, &remaining,
-                &done, stop};
+    const sc_dt::uint64 start = local_time::fold();
+    m_seg = segment{true,  false, current_accounting(), rate, start, start + units, &remaining,
+                    &done, stop};
     m_wake.cancel();
-    m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline) - sc_core::sc_time_stamp());
+    m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - local_time::kernel_now_value()));
     m_wake_at = m_seg.deadline;
     for (;;) {
         sc_core::wait(m_wake);
-        if (sc_core::sc_time_stamp() < m_seg.start)
+        const sc_dt::uint64 now = local_time::kernel_now_value();
+        if (now < m_seg.start)
             throw std::logic_error(std::string(name()) + ": woken before its local time");
-        if (m_seg.ended || sc_core::sc_time_stamp().value() >= m_seg.deadline ||
-            m_irq.pending_vector())
-            break;
+        if (m_seg.ended || now >= m_seg.deadline || m_irq.pending_vector()) break;
         // Woken for nothing: the same deadline (a pending notification for it stays, one
         // replaced by the wake-up is made again).
-        m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline) - sc_core::sc_time_stamp());
+        m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - now));
     }
     m_wake_at = ~sc_dt::uint64{0};
     if (!m_seg.ended) account_segment();
@@ -85,7 +81,7 @@ void hardware_thread::rerated() {
     if (!m_seg.active || m_seg.ended) return;
     // The re-rating thread has caught up to SystemC time (core::set_active), and run-ahead
     // never lets it pass a sibling's segment start (models/local_time.h).
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_dt::uint64 now = local_time::kernel_now_value();
     if (now < m_seg.start)
         throw std::logic_error(std::string(name()) + ": re-rated before its local time");
     account_segment();
@@ -94,7 +90,7 @@ void hardware_thread::rerated() {
     // same deadline as a thread that woke and looped.
     const bool go_on =
         !m_irq.pending_vector() &&
-        (m_seg.stop ? !(*m_seg.stop)() && now.value() < m_seg.deadline : *m_seg.remaining > 1e-6);
+        (m_seg.stop ? !(*m_seg.stop)() && now < m_seg.deadline : *m_seg.remaining > 1e-6);
     if (!go_on) {
         m_seg.ended = true;
         m_wake.cancel();
@@ -105,13 +101,13 @@ void hardware_thread::rerated() {
     m_seg.start = now;
     if (m_seg.stop) return;  // spin_for's deadline stays: its end
     const sc_dt::uint64 earlier = m_seg.deadline;
-    m_seg.deadline = now.value() + segment_units(*m_seg.remaining, m_seg.rate);
+    m_seg.deadline = now + segment_units(*m_seg.remaining, m_seg.rate);
     m_wake_at = m_seg.deadline;
     // An earlier deadline replaces the pending notification. A later one keeps it: moving it
     // would leave a dead entry in the kernel's timed queue at every re-rate, and the next
     // re-rate usually comes first; if the old time comes, the thread re-arms (woken for
     // nothing, above).
-    if (m_seg.deadline < earlier) m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline) - now);
+    if (m_seg.deadline < earlier) m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - now));
 }
 
 hardware_thread::compute_result hardware_thread::compute(double cycles) {

@@ -16,6 +16,10 @@ sc_core::sc_process_b* current_process() {
 }
 }  // namespace
 
+sc_dt::uint64 detail::kernel_now_value_first() {
+    return sc_core::sc_get_curr_simcontext()->time_stamp().value();
+}
+
 void enable(const sc_core::sc_time& limit, bound_mode mode) {
     detail::g_limit = limit.value();
     g_mode = mode;

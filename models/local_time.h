@@ -14,7 +14,9 @@
 //     activity of the thread's own core (mode `per_core`: its threads' compute deadlines and
 //     waits, and their timer units' edges). Cores share no timed state, so a thread may pass
 //     another core's events; everything pending at the current time still stops it.
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 
@@ -23,11 +25,18 @@ namespace nestvp::local_time {
 namespace detail {
 inline sc_dt::uint64 g_ahead = 0;  // of the running process, in time-resolution units
 inline sc_dt::uint64 g_limit = 0;  // no run-ahead at or past this time; 0 = disabled
+
+// Out of line: creates the first simulation context, as sc_get_curr_simcontext() does.
+sc_dt::uint64 kernel_now_value_first();
 }  // namespace detail
 
-// SystemC time, read inline (sc_time_stamp() is the same member behind a library call).
+// SystemC time, read inline (sc_time_stamp() is the same member behind a library call). The
+// context pointer is read directly: sc_get_curr_simcontext()'s inline allocation path made
+// every caller save registers, and a context exists as soon as any module does.
 inline sc_dt::uint64 kernel_now_value() {
-    return sc_core::sc_get_curr_simcontext()->time_stamp().value();
+    const sc_core::sc_simcontext* c = sc_core::sc_curr_simcontext;
+    if (__builtin_expect(c == nullptr, 0)) return detail::kernel_now_value_first();
+    return c->time_stamp().value();
 }
 // The running process's time: SystemC time plus its run-ahead.
 inline sc_dt::uint64 now_value() {
@@ -35,6 +44,16 @@ inline sc_dt::uint64 now_value() {
 }
 inline sc_core::sc_time now() {
     return sc_core::sc_time::from_value(now_value());
+}
+// The time resolution in fs: a power of ten, so exact as a double. Call after elaboration
+// starts (it fixes the resolution, as any sc_time does).
+inline double resolution_fs() {
+    return std::round(sc_core::sc_get_time_resolution().to_seconds() * 1e15);
+}
+// sc_time::from_value(v).to_seconds() without two library calls: SystemC 2.3.4 computes
+// v * resolution_fs * 1e-15, and this is the same expression, so the result is bit-identical.
+inline double seconds_of(sc_dt::uint64 v, double res_fs) {
+    return static_cast<double>(v) * res_fs * 1e-15;
 }
 inline bool ahead() {
     return detail::g_ahead != 0;
@@ -49,6 +68,9 @@ class wake_source {
 public:
     // The earliest such time (sc_time value), ~0 if none.
     virtual sc_dt::uint64 next_wake() const = 0;
+    // Appends the variables next_wake() is the minimum of (valid for the source's lifetime), for
+    // a caller that reads them directly: the core's bound is asked at every segment.
+    virtual void wake_slots(std::vector<const sc_dt::uint64*>& out) const = 0;
 
 protected:
     ~wake_source() = default;

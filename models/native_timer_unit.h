@@ -34,6 +34,10 @@ public:
     sc_dt::uint64 next_wake() const override {
         return std::min(m_dec.armed_at(), m_hdec.armed_at());
     }
+    void wake_slots(std::vector<const sc_dt::uint64*>& out) const override {
+        out.push_back(m_dec.armed_at_slot());
+        out.push_back(m_hdec.armed_at_slot());
+    }
 
     decrementer& dec() { return m_dec; }
     hypervisor_decrementer& hdec() { return m_hdec; }

@@ -39,6 +39,9 @@ public:
     void ack_hdec() override;
     const sc_core::sc_event& pending_changed_event() const override { return m_changed; }
     sc_dt::uint64 next_wake() const override { return m_edges.armed_at(); }
+    void wake_slots(std::vector<const sc_dt::uint64*>& out) const override {
+        out.push_back(m_edges.armed_at_slot());
+    }
 
     // Bench figures: clock cycles of the RTL model (one per evaluation) and the TB ticks they
     // jumped across through `adv`.

@@ -6,6 +6,7 @@
 // Its interrupt lines and their control (dec_pending, hdec_pending, ack_hdec, set_lpcr,
 // pending_changed_event) are irq_lines_if, which the exception logic's port binds to.
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 
@@ -26,6 +27,13 @@ public:
     // ~0 if none: the sibling threads of its core do not run ahead past it (models/local_time.h).
     // A unit that cannot tell answers 0, which stops them running ahead at all.
     virtual sc_dt::uint64 next_wake() const { return 0; }
+    // The variables next_wake() is the minimum of (local_time::wake_source::wake_slots).
+    virtual void wake_slots(std::vector<const sc_dt::uint64*>& out) const {
+        out.push_back(&no_wake);
+    }
+
+private:
+    static constexpr sc_dt::uint64 no_wake = 0;  // the default next_wake()
 };
 
 }  // namespace nestvp

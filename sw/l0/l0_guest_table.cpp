@@ -133,9 +133,11 @@ hcall_result l0_guest_table::begin_run(uint64_t guest, uint64_t vcpu, uint64_t f
     if (!g) return rc(H_P2);
     vcpu_state* v = find_vcpu(guest, vcpu);
     if (!v) return rc(H_P3);
-    uint64_t in_addr, in_size, out_addr, out_size;
-    if (!run_input_buffer(guest, vcpu, in_addr, in_size)) return rc(H_INPUT_BUFFER_NOT_DEFINED);
-    if (!run_output_buffer(guest, vcpu, out_addr, out_size)) return rc(H_OUTPUT_BUFFER_NOT_DEFINED);
+    uint64_t in_addr, in_size, out_addr, out_size;  // run_input_buffer(), run_output_buffer()
+    if (!buffer_info(v->values, gsid::RUN_INPUT, in_addr, in_size))
+        return rc(H_INPUT_BUFFER_NOT_DEFINED);
+    if (!buffer_info(v->values, gsid::RUN_OUTPUT, out_addr, out_size))
+        return rc(H_OUTPUT_BUFFER_NOT_DEFINED);
     if (m_cfg.require_partition_table && !g->values.count(gsid::PARTITION_TABLE))
         return rc(H_PARTITION_PAGE_TABLE_NOT_DEFINED);
     // §6: the run-input buffer is applied as a thread-wide SET.
@@ -165,7 +167,7 @@ hcall_result l0_guest_table::end_run(uint64_t guest, uint64_t vcpu, uint64_t exi
     vcpu_state* v = find_vcpu(guest, vcpu);
     if (!v) return rc(H_P3);
     uint64_t out_addr, out_size;
-    if (!run_output_buffer(guest, vcpu, out_addr, out_size))
+    if (!buffer_info(v->values, gsid::RUN_OUTPUT, out_addr, out_size))  // run_output_buffer()
         return rc(H_OUTPUT_BUFFER_NOT_DEFINED, exit_vector);
     std::vector<uint16_t>& ids = m_out_ids;
     run_output_ids(exit_vector, policy, ids);
@@ -175,8 +177,13 @@ hcall_result l0_guest_table::end_run(uint64_t guest, uint64_t vcpu, uint64_t exi
     if (out.size() < largest_run_output()) out.resize(largest_run_output());
     size_t at = GSB_HEADER_SIZE;
     store_be32(out.data(), static_cast<uint32_t>(ids.size()));
+    gsb_value scratch;
     for (uint16_t id : ids) {
-        const gsb_value val = read_value(*g, v, id);  // a known ID: its size, zero if unset
+        // A known ID: its size, 0 if unset. A stored thread-wide value is what value_ref() returns
+        // (none of its computed IDs is thread-wide), taken here without the call.
+        const gsb_id_info* info = gsb_find_id(id);
+        const gsb_value* stored = info && info->thread_wide() ? v->values.find(id) : nullptr;
+        const gsb_value& val = stored ? *stored : value_ref(*g, v, id, scratch);
         gsb_put_element_header(&out[at], id, val.len);
         std::memcpy(&out[at + GSB_ELEMENT_HEADER_SIZE], val.bytes.data(), val.len);
         at += GSB_ELEMENT_HEADER_SIZE + val.len;

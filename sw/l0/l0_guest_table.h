@@ -130,6 +130,9 @@ private:
     void apply_set(guest_state& g, vcpu_state* v, const std::vector<uint8_t>& buf,
                    const std::vector<gsb_element>& elems);
     gsb_value read_value(const guest_state& g, const vcpu_state* v, uint16_t id) const;
+    // The same value without a copy: the stored one, or `scratch` holding a computed or zero one.
+    const gsb_value& value_ref(const guest_state& g, const vcpu_state* v, uint16_t id,
+                               gsb_value& scratch) const;
 
     config m_cfg;
     bool m_caps_set = false;

@@ -14,19 +14,27 @@ using namespace papr;
 // ---- element values ----
 
 gsb_value l0_guest_table::read_value(const guest_state& g, const vcpu_state* v, uint16_t id) const {
+    gsb_value scratch;
+    return value_ref(g, v, id, scratch);
+}
+
+const gsb_value& l0_guest_table::value_ref(const guest_state& g, const vcpu_state* v, uint16_t id,
+                                           gsb_value& scratch) const {
     const gsb_id_info* info = gsb_find_id(id);
     switch (id) {
         case gsid::HOST_STATE_SIZE:
-            return scalar_value(8, m_cfg.host_state_size);
+            return scratch = scalar_value(8, m_cfg.host_state_size);
         case gsid::RUN_OUTPUT_MIN_SIZE:
-            return scalar_value(8, std::max<uint64_t>(VCPU_RUN_BUF_MIN_SIZE, largest_run_output()));
+            return scratch = scalar_value(
+                       8, std::max<uint64_t>(VCPU_RUN_BUF_MIN_SIZE, largest_run_output()));
         case gsid::L0_GUEST_HEAP: {
             uint64_t n = 0;
             for (const auto& gg : m_guests) n += gg.second->vcpus.size();
-            return scalar_value(8, n * m_cfg.host_state_size);
+            return scratch = scalar_value(8, n * m_cfg.host_state_size);
         }
         case gsid::L0_GUEST_HEAP_MAX:
-            return scalar_value(8, m_cfg.max_guests * m_cfg.max_vcpus * m_cfg.host_state_size);
+            return scratch =
+                       scalar_value(8, m_cfg.max_guests * m_cfg.max_vcpus * m_cfg.host_state_size);
         default:
             break;
     }
@@ -35,9 +43,9 @@ gsb_value l0_guest_table::read_value(const guest_state& g, const vcpu_state* v, 
     if (info && info->thread_wide() && v) values = &v->values;
     if (values)
         if (const gsb_value* stored = values->find(id)) return *stored;
-    gsb_value zero;
-    zero.len = info ? info->size : 0;
-    return zero;
+    scratch = gsb_value{};
+    scratch.len = info ? info->size : 0;
+    return scratch;
 }
 
 hcall_result l0_guest_table::check_set(const guest_state& g, const vcpu_state* v,

@@ -107,11 +107,15 @@ double path_recorder::sample(latency_kind k, unsigned vcpu, uint32_t reason, uin
         steps[static_cast<unsigned>(s)] += d;
         units += d;
     };
-    // Walk back from the newest mark: each mark's step lasts until the next mark (or t1).
+    // Walk back from the newest mark: each mark's step lasts until the next mark (or t1). Marks
+    // are in time order (mark() clamps), so those at or after t1 are the newest ones: skipped
+    // first, in a loop of their own.
+    const unsigned n = l.size, newest = l.head + log_size - 1;
+    unsigned i = 0;
+    while (i < n && l.ring[(newest - i) % log_size].t >= t1) ++i;
     uint64_t seg_end = t1, covered_from = t1;
-    for (unsigned i = 0; i < l.size && covered_from > t0; ++i) {
-        const entry& e = l.back(i);
-        if (e.t >= t1) continue;
+    for (; i < n && covered_from > t0; ++i) {
+        const entry& e = l.ring[(newest - i) % log_size];
         const uint64_t from = std::max(e.t, t0);
         if (seg_end > from) add(e.step, seg_end - from);
         seg_end = e.t;

@@ -25,7 +25,7 @@ void gsb_builder::set_count(uint32_t count) {
 }
 
 gsb_builder& gsb_builder::add_raw(uint16_t id, uint16_t len, const void* value) {
-    // Appended, not resized and then overwritten: the run-output buffer is built per exit.
+    // Appended, not resized and then overwritten: the run-input buffer is built per exit.
     uint8_t header[GSB_ELEMENT_HEADER_SIZE];
     gsb_put_element_header(header, id, len);
     m_bytes.insert(m_bytes.end(), header, header + GSB_ELEMENT_HEADER_SIZE);
@@ -35,6 +35,19 @@ gsb_builder& gsb_builder::add_raw(uint16_t id, uint16_t len, const void* value) 
     } else {
         m_bytes.resize(m_bytes.size() + len);  // a request element: value zeroed
     }
+    store_be32(m_bytes.data(), ++m_count);
+    return *this;
+}
+
+// A scalar of a known ID, its size checked: header and value appended in one insert.
+gsb_builder& gsb_builder::add_scalar(uint16_t id, uint16_t size, uint64_t value) {
+    uint8_t e[GSB_ELEMENT_HEADER_SIZE + 8];
+    gsb_put_element_header(e, id, size);
+    if (size == 4)
+        store_be32(e + GSB_ELEMENT_HEADER_SIZE, static_cast<uint32_t>(value));
+    else
+        store_be64(e + GSB_ELEMENT_HEADER_SIZE, value);
+    m_bytes.insert(m_bytes.end(), e, e + GSB_ELEMENT_HEADER_SIZE + size);
     store_be32(m_bytes.data(), ++m_count);
     return *this;
 }
@@ -50,18 +63,22 @@ gsb_builder& gsb_builder::add(uint16_t id, const void* value, size_t len) {
     return add_raw(id, static_cast<uint16_t>(len), value);
 }
 
+// The checks add() makes, with one lookup; the bytes are the same.
 gsb_builder& gsb_builder::add_u64(uint16_t id, uint64_t value) {
     const gsb_id_info* info = gsb_find_id(id);
-    if (info && info->size == 4) return add_u32(id, static_cast<uint32_t>(value));
+    if (info && info->size == 4) return add_scalar(id, 4, static_cast<uint32_t>(value));
+    if (info && info->size == 8) return add_scalar(id, 8, value);
     uint8_t b[8];
     store_be64(b, value);
-    return add(id, b, 8);
+    return add(id, b, 8);  // throws: unknown ID or another size
 }
 
 gsb_builder& gsb_builder::add_u32(uint16_t id, uint32_t value) {
+    const gsb_id_info* info = gsb_find_id(id);
+    if (info && info->size == 4) return add_scalar(id, 4, value);
     uint8_t b[4];
     store_be32(b, value);
-    return add(id, b, 4);
+    return add(id, b, 4);  // throws: unknown ID or another size
 }
 
 gsb_builder& gsb_builder::add_request(uint16_t id) {
@@ -129,6 +146,12 @@ gsb_status gsb_decode(const uint8_t* buf, size_t size, const gsb_request& req,
     const uint32_t nelems = load_be32(buf);
     // Each element takes at least 4 bytes: never reserve more than the buffer can hold.
     out.reserve(std::min<size_t>(nelems, (size - GSB_HEADER_SIZE) / GSB_ELEMENT_HEADER_SIZE));
+    // scope_allowed() for this request, one bit per scope: asked once, not per element.
+    unsigned allowed = 0;
+    for (gsb_scope sc : {gsb_scope::any, gsb_scope::guest_wide, gsb_scope::host_wide,
+                         gsb_scope::meta, gsb_scope::thread})
+        if (scope_allowed(sc, req)) allowed |= 1u << static_cast<unsigned>(sc);
+    const bool set = req.op == gsb_op::set;
     size_t pos = GSB_HEADER_SIZE;
     for (uint32_t i = 0; i < nelems; ++i) {
         // Messages are built only on failure: this loop is on the run/exit hot path.
@@ -156,10 +179,10 @@ gsb_status gsb_decode(const uint8_t* buf, size_t size, const gsb_request& req,
             return fail(papr::H_INVALID_ELEMENT_SIZE, i,
                         where() + ": " + gsb_id_string(id) + " has length " + std::to_string(len) +
                             ", expected " + std::to_string(info->size));
-        if (req.op == gsb_op::set && info->read_only)
+        if (set && info->read_only)
             return fail(papr::H_INVALID_ELEMENT_ID, i,
                         where() + ": " + gsb_id_string(id) + " is read-only");
-        if (!scope_allowed(info->scope, req))
+        if (!((allowed >> static_cast<unsigned>(info->scope)) & 1u))
             return fail(papr::H_INVALID_ELEMENT_ID, i,
                         where() + ": " + to_string(info->scope) + " " + gsb_id_string(id) +
                             " in a " + request_kind(req) + " request");

@@ -70,6 +70,8 @@ public:
     void clear();
 
 private:
+    gsb_builder& add_scalar(uint16_t id, uint16_t size, uint64_t value);  // size 4 or 8
+
     std::vector<uint8_t> m_bytes;
     uint32_t m_count;
 };

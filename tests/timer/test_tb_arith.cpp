@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "models/local_time.h"
 #include "models/tb_register.h"
 #include "models/time_base.h"
 #include "sc_test_guard.h"
@@ -56,6 +57,16 @@ struct fake_tb {
         offset = tb_with_tbu40(read(), v) - host;
     }
 };
+
+// The hot path converts time values to seconds inline; it must give SystemC's double exactly.
+TEST(TbArith, InlineSecondsEqualSystemC) {
+    const double res = local_time::resolution_fs();
+    for (sc_dt::uint64 v : {0ull, 1ull, 3ull, 999ull, 123456789ull, 1000000000007ull,
+                            (1ull << 53) + 1, (1ull << 63) + 5, ~0ull}) {
+        const double want = sc_core::sc_time::from_value(v).to_seconds();
+        EXPECT_EQ(local_time::seconds_of(v, res), want) << v;
+    }
+}
 
 TEST(TbArith, ApplyOffsetWithLow24Wrap) {  // vector 6
     fake_tb t;
