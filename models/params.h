@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nestvp {
@@ -34,6 +35,10 @@ struct cost_param {
     uint64_t cycles = 0;
     std::string source;
     cost_range range;
+
+    cost_param() = default;
+    cost_param(uint64_t c, std::string s, cost_range r = {})
+        : cycles(c), source(std::move(s)), range(r) {}
 };
 
 // One parsed value; which member is meaningful depends on the type.
