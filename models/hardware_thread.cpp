@@ -3,6 +3,9 @@
 // _hcall (the hcall initiator), _interrupts (dispatch), _waits (timed and external waits).
 #include "models/hardware_thread.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "models/local_time.h"
 
 namespace nestvp {
@@ -20,6 +23,11 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_wake("wake"),
       m_units_per_second(1.0 / sc_core::sc_get_time_resolution().to_seconds()),
       m_resolution_fs(local_time::resolution_fs()) {
+    // The core's SMT table has one entry per thread it can run (core.h).
+    if (index >= owner.max_threads())
+        throw std::invalid_argument(std::string(this->name()) + ": thread " +
+                                    std::to_string(index) + " of a core with " +
+                                    std::to_string(owner.max_threads()) + " thread(s)");
     m_irq.timer_lines.bind(
         *m_timers);  // the thread is the platform of its unit and exception logic
     m_irq.set_waker(m_wake);

@@ -137,7 +137,7 @@ TEST(run_ahead, off_unless_enabled) {
 
 TEST(run_ahead, a_process_that_yields_while_ahead_is_caught) {
     NESTVP_SC_TEST_GUARD();
-    nestvp::core c("core", clock_hz, {1.0}, tb_hz);
+    nestvp::core c("core", clock_hz, {1.0, 1.0}, tb_hz);  // two threads
     nestvp::hardware_thread t0("t0", c, 0, {});
     nestvp::hardware_thread t1("t1", c, 1, {});
     sc_core::sc_event never;

@@ -80,3 +80,17 @@ TEST(smt_sharing, interrupt_stops_compute_and_reports_work_done) {
     EXPECT_TRUE(interrupted);
     EXPECT_NEAR(done, 1000.0, 2.0);  // ~1 us of work at 1 GHz before the DEC
 }
+
+// The SMT table has one entry per thread the core runs; a thread beyond it is refused by name.
+TEST(smt_sharing, a_thread_beyond_the_table_is_refused) {
+    NESTVP_SC_TEST_GUARD();
+    nestvp::core c{"core", clock_hz, {1.0}, 512000000};
+    try {
+        nestvp::hardware_thread t1{"t1", c, 1, {}};
+        FAIL() << "thread 1 of a one-thread core was accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("t1: thread 1 of a core with 1 thread"),
+                  std::string::npos)
+            << e.what();
+    }
+}
