@@ -85,33 +85,17 @@ public:
     // A 64-bit integer; `type` is uint or hz (a frequency).
     param_list& add_u64(const char* key, uint64_t C::*field, param_type type, double min,
                         double max, const char* unit, const char* desc) {
-        return add(
-            meta(key, type, unit, desc, min, max),
-            [field](C& c, const param_value& v) { c.*field = v.u; },
-            [field](const C& c) { return of_u(c.*field); });
+        return add_same(meta(key, type, unit, desc, min, max), field, &param_value::u);
     }
     // A number in [min, max], or (min, max] when min_open.
     param_list& add_real(const char* key, double C::*field, double min, double max, bool min_open,
                          const char* unit, const char* desc) {
         param_meta m = meta(key, param_type::real, unit, desc, min, max);
         m.min_open = min_open;
-        return add(
-            std::move(m), [field](C& c, const param_value& v) { c.*field = v.d; },
-            [field](const C& c) {
-                param_value v;
-                v.d = c.*field;
-                return v;
-            });
+        return add_same(std::move(m), field, &param_value::d);
     }
     param_list& add_bool(const char* key, bool C::*field, const char* desc) {
-        return add(
-            meta(key, param_type::boolean, "", desc),
-            [field](C& c, const param_value& v) { c.*field = v.b; },
-            [field](const C& c) {
-                param_value v;
-                v.b = c.*field;
-                return v;
-            });
+        return add_same(meta(key, param_type::boolean, "", desc), field, &param_value::b);
     }
     // Free text, or one of `choices` when given.
     param_list& add_text(const char* key, std::string C::*field, std::vector<std::string> choices,
@@ -119,26 +103,14 @@ public:
         param_meta m =
             meta(key, choices.empty() ? param_type::string : param_type::choice, "", desc);
         m.choices = std::move(choices);
-        return add(
-            std::move(m), [field](C& c, const param_value& v) { c.*field = v.s; },
-            [field](const C& c) {
-                param_value v;
-                v.s = c.*field;
-                return v;
-            });
+        return add_same(std::move(m), field, &param_value::s);
     }
     // A list of numbers, each in (min, max] or [min, max].
     param_list& add_list(const char* key, std::vector<double> C::*field, double min, double max,
                          bool min_open, const char* desc) {
         param_meta m = meta(key, param_type::real_list, "", desc, min, max);
         m.min_open = min_open;
-        return add(
-            std::move(m), [field](C& c, const param_value& v) { c.*field = v.list; },
-            [field](const C& c) {
-                param_value v;
-                v.list = c.*field;
-                return v;
-            });
+        return add_same(std::move(m), field, &param_value::list);
     }
     // A cost in cycles with its source and, for an assumption, its range (0..1e9 cycles).
     param_list& add_cost(const char* key, cost_param C::*field, const char* desc) {
@@ -180,6 +152,17 @@ private:
         param_value v;
         v.u = u;
         return v;
+    }
+    // A field held as param_value holds it (`slot`): copied both ways.
+    template <class T>
+    param_list& add_same(param_meta m, T C::*field, T param_value::*slot) {
+        return add(
+            std::move(m), [field, slot](C& c, const param_value& v) { c.*field = v.*slot; },
+            [field, slot](const C& c) {
+                param_value v;
+                v.*slot = c.*field;
+                return v;
+            });
     }
     param_list& add(param_meta m, std::function<void(C&, const param_value&)> set,
                     std::function<param_value(const C&)> get) {
