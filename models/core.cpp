@@ -41,7 +41,7 @@ void core::set_active(unsigned thread_index, bool active) {
     m_busy_since = now;
     m_active[thread_index] = active;
     m_active_count += active ? 1 : -1;
-    rerate();
+    rerate(local_time::kernel_now_value());
 }
 
 void core::set_low_priority(unsigned thread_index, bool low) {
@@ -56,12 +56,14 @@ void core::set_low_priority(unsigned thread_index, bool low) {
         m_low[thread_index] = low;
         return;
     }
-    local_time::sync();
+    // The siblings re-rate at this thread's local time, without waiting it out: run-ahead keeps
+    // every sibling's segment start and wake at or after it (models/local_time.h), so nothing
+    // on the core happens in between, and rerated() retires and re-aims each segment at `at`.
     m_low[thread_index] = low;
-    rerate();
+    rerate(local_time::now_value());
 }
 
-void core::rerate() {
+void core::rerate(sc_dt::uint64 at) {
     // The load: normal threads count 1, low-priority ones their share; the speed of a normal
     // thread at a fractional load interpolates the table (at least one thread's worth).
     double load = 0;
@@ -74,7 +76,7 @@ void core::rerate() {
                              ? m_smt_speed[k - 1] + frac * (m_smt_speed[k] - m_smt_speed[k - 1])
                              : m_smt_speed[k - 1];
     m_normal_rate = static_cast<double>(m_clock_hz) * speed;
-    for (const member& t : m_threads) t.listener->rerated();
+    for (const member& t : m_threads) t.listener->rerated(at);
 }
 
 bool core::is_active(unsigned thread_index) const {

@@ -16,10 +16,11 @@
 
 namespace nestvp {
 
-// A thread of the core, told of each re-rate at the instant it happens.
+// A thread of the core, told of each re-rate at the instant it happens: `at` (sc_time value) is
+// the re-rating thread's local time, at or after SystemC time (models/local_time.h).
 class rate_listener {
 public:
-    virtual void rerated() = 0;
+    virtual void rerated(sc_dt::uint64 at) = 0;
 
 protected:
     ~rate_listener() = default;
@@ -61,7 +62,7 @@ public:
     void wake_slots(std::vector<const sc_dt::uint64*>& out) const override;
 
 private:
-    void rerate();
+    void rerate(sc_dt::uint64 at);
 
     time_base m_tb;
     uint64_t m_clock_hz;

@@ -188,9 +188,9 @@ private:
     double seconds_of(sc_dt::uint64 units) const {
         return local_time::seconds_of(units, m_resolution_fs);
     }
-    void account_segment();
-    // The core re-rated its threads: a waiting segment is split at this instant (core.h).
-    void rerated() override;
+    void account_segment(sc_dt::uint64 now);
+    // The core re-rated its threads: a waiting segment is split at `at` (core.h).
+    void rerated(sc_dt::uint64 at) override;
     accounting current_accounting() const;
 
     core& m_core;

@@ -16,10 +16,10 @@ sc_dt::uint64 hardware_thread::segment_units(double cycles, double rate) const {
     return static_cast<sc_dt::uint64>(std::ceil(cycles / rate / resolution));
 }
 
-// Retires the waiting segment's cycles from its start to now, at its rate (at most the
+// Retires the waiting segment's cycles from its start to `now`, at its rate (at most the
 // caller's remaining cycles).
-void hardware_thread::account_segment() {
-    const sc_dt::uint64 elapsed = local_time::kernel_now_value() - m_seg.start;
+void hardware_thread::account_segment(sc_dt::uint64 now) {
+    const sc_dt::uint64 elapsed = now - m_seg.start;
     const double done = std::min(*m_seg.remaining, seconds_of(elapsed) * m_seg.rate);
     m_cycles[m_seg.acct] += done;
     *m_seg.remaining -= done;
@@ -65,49 +65,64 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
     for (;;) {
         sc_core::wait(m_wake);
         const sc_dt::uint64 now = local_time::kernel_now_value();
-        if (now < m_seg.start)
-            throw std::logic_error(std::string(name()) + ": woken before its local time");
+        if (now < m_seg.start) {
+            // A notification made before a sibling re-rated this segment at its local time
+            // (rerated()): nothing of this core can act before the segment's new start.
+            if (m_irq.pending_vector())
+                throw std::logic_error(std::string(name()) + ": woken before its local time");
+            m_wake.notify(
+                sc_core::sc_time::from_value((m_seg.ended ? m_seg.start : m_seg.deadline) - now));
+            continue;
+        }
         if (m_seg.ended || now >= m_seg.deadline || m_irq.pending_vector()) break;
         // Woken for nothing: the same deadline (a pending notification for it stays, one
         // replaced by the wake-up is made again).
         m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - now));
     }
     m_wake_at = ~sc_dt::uint64{0};
-    if (!m_seg.ended) account_segment();
+    if (!m_seg.ended) account_segment(local_time::kernel_now_value());
     m_seg.active = false;
 }
 
-void hardware_thread::rerated() {
+void hardware_thread::rerated(sc_dt::uint64 at) {
     if (!m_seg.active || m_seg.ended) return;
-    // The re-rating thread has caught up to SystemC time (core::set_active), and run-ahead
-    // never lets it pass a sibling's segment start (models/local_time.h).
-    const sc_dt::uint64 now = local_time::kernel_now_value();
-    if (now < m_seg.start)
+    // The re-rating thread is at `at`, and run-ahead never lets it pass a sibling's segment
+    // start (models/local_time.h): this segment started at or before `at`.
+    if (at < m_seg.start)
         throw std::logic_error(std::string(name()) + ": re-rated before its local time");
-    account_segment();
+    account_segment(at);
     // What the caller's loop does next at this instant: stop (so wake the thread), or go on
     // with a new segment at the new rate, made here instead. Exact: the same cycles and the
     // same deadline as a thread that woke and looped.
     const bool go_on =
         !m_irq.pending_vector() &&
-        (m_seg.stop ? !(*m_seg.stop)() && now < m_seg.deadline : *m_seg.remaining > 1e-6);
+        (m_seg.stop ? !(*m_seg.stop)() && at < m_seg.deadline : *m_seg.remaining > 1e-6);
+    const sc_dt::uint64 kernel = local_time::kernel_now_value();
     if (!go_on) {
+        // Woken at `at`; until then it bounds its siblings' run-ahead there.
         m_seg.ended = true;
+        m_seg.start = at;
         m_wake.cancel();
-        m_wake.notify();
+        if (at == kernel) {
+            m_wake.notify();
+        } else {
+            m_wake.notify(sc_core::sc_time::from_value(at - kernel));
+            m_wake_at = at;
+        }
         return;
     }
     m_seg.rate = m_core.thread_rate(m_index);
-    m_seg.start = now;
+    m_seg.start = at;
     if (m_seg.stop) return;  // spin_for's deadline stays: its end
     const sc_dt::uint64 earlier = m_seg.deadline;
-    m_seg.deadline = now + segment_units(*m_seg.remaining, m_seg.rate);
+    m_seg.deadline = at + segment_units(*m_seg.remaining, m_seg.rate);
     m_wake_at = m_seg.deadline;
     // An earlier deadline replaces the pending notification. A later one keeps it: moving it
     // would leave a dead entry in the kernel's timed queue at every re-rate, and the next
     // re-rate usually comes first; if the old time comes, the thread re-arms (woken for
     // nothing, above).
-    if (m_seg.deadline < earlier) m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - now));
+    if (m_seg.deadline < earlier)
+        m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - kernel));
 }
 
 hardware_thread::compute_result hardware_thread::compute(double cycles) {
