@@ -1,6 +1,7 @@
 #include "models/time_base.h"
 
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 #include "models/local_time.h"
@@ -14,18 +15,34 @@ time_base::time_base(const sc_core::sc_module_name& name, uint64_t freq_hz)
     if (freq_hz == 0) throw std::invalid_argument("time_base: frequency must be > 0");
     m_units_per_second =
         static_cast<uint64_t>(std::llround(1.0 / sc_core::sc_get_time_resolution().to_seconds()));
+    const uint64_t g = std::gcd(m_freq_hz, m_units_per_second);
+    m_freq_reduced = m_freq_hz / g;
+    m_units_reduced = m_units_per_second / g;
 }
+
+namespace {
+// ceil(a * num / den), exact: 64-bit while a * num fits, 128-bit otherwise.
+u128 scale_up(uint64_t a, uint64_t num, uint64_t den) {
+    uint64_t p;
+    if (!__builtin_mul_overflow(a, num, &p) && p <= UINT64_MAX - (den - 1))
+        return (p + den - 1) / den;
+    return (static_cast<u128>(a) * num + den - 1) / den;
+}
+}  // namespace
 
 uint64_t time_base::ticks_at(const sc_core::sc_time& t) const {
     return ticks_at_value(t.value());
 }
 
 uint64_t time_base::ticks_at_value(sc_dt::uint64 v) const {
-    return static_cast<uint64_t>((static_cast<u128>(v) * m_freq_hz) / m_units_per_second);
+    // floor(v * f / U) = floor(v * f' / U') with f'/U' in lowest terms.
+    uint64_t p;
+    if (!__builtin_mul_overflow(v, m_freq_reduced, &p)) return p / m_units_reduced;
+    return static_cast<uint64_t>((static_cast<u128>(v) * m_freq_reduced) / m_units_reduced);
 }
 
 sc_core::sc_time time_base::time_of(uint64_t tick) const {
-    const u128 units = (static_cast<u128>(tick) * m_units_per_second + m_freq_hz - 1) / m_freq_hz;
+    const u128 units = scale_up(tick, m_units_reduced, m_freq_reduced);
     if (units > static_cast<u128>(sc_core::sc_max_time().value())) return sc_core::sc_max_time();
     return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(units));
 }
@@ -37,7 +54,7 @@ sc_core::sc_time time_base::delay_until(uint64_t tick) const {
 }
 
 sc_core::sc_time time_base::duration_of(uint64_t ticks) const {
-    const u128 units = (static_cast<u128>(ticks) * m_units_per_second + m_freq_hz - 1) / m_freq_hz;
+    const u128 units = scale_up(ticks, m_units_reduced, m_freq_reduced);
     if (units > static_cast<u128>(sc_core::sc_max_time().value())) return sc_core::sc_max_time();
     return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(units));
 }

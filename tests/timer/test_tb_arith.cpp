@@ -3,6 +3,9 @@
 // conversions (ns -> TB rounds down, TB -> time rounds up) and tb_register offsets.
 #include <gtest/gtest.h>
 
+#include <numeric>
+#include <random>
+#include <string>
 #include <vector>
 
 #include "models/local_time.h"
@@ -113,6 +116,34 @@ TEST(TbArith, TimeBaseRounding) {
     for (uint64_t t : {1ull, 6ull, 1000003ull, 1ull << 40})
         EXPECT_EQ(tb.ticks_at(tb.time_of(t)), t) << t;
     EXPECT_EQ(tb.time_of(1ull << 55), sc_core::sc_max_time());  // beyond sc_time: "never"
+}
+
+// The conversions reduce freq / resolution to lowest terms and use 64-bit arithmetic while the
+// product fits: they must equal the plain 128-bit formulas everywhere, across that boundary too.
+TEST(TbArith, TimeBaseReducedArithmeticEqualsWide) {
+    NESTVP_SC_TEST_GUARD();
+    using u128 = unsigned __int128;
+    const uint64_t units = 1000000000000ull;  // ps resolution (SystemC default)
+    std::mt19937_64 rng(7);
+    unsigned n = 0;
+    for (uint64_t f : {512000000ull, 1000000000ull, 999999937ull, 3ull, 12345678911ull}) {
+        time_base tb(("tb" + std::to_string(n++)).c_str(), f);
+        const uint64_t g = std::gcd(f, units), fr = f / g, ur = units / g;
+        std::vector<uint64_t> vs = {0, 1, 2, UINT64_MAX, UINT64_MAX / fr, UINT64_MAX / fr + 1,
+                                    UINT64_MAX / ur, UINT64_MAX / ur + 1};
+        for (int i = 0; i < 2000; ++i) vs.push_back(rng() >> (rng() % 64));
+        for (uint64_t v : vs) {
+            const auto wide_ticks = static_cast<uint64_t>((static_cast<u128>(v) * f) / units);
+            ASSERT_EQ(tb.ticks_at_value(v), wide_ticks) << "f=" << f << " v=" << v;
+            const u128 wide_units = (static_cast<u128>(v) * units + f - 1) / f;
+            const sc_core::sc_time expect =
+                wide_units > static_cast<u128>(sc_core::sc_max_time().value())
+                    ? sc_core::sc_max_time()
+                    : sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(wide_units));
+            ASSERT_EQ(tb.time_of(v), expect) << "f=" << f << " tick=" << v;
+            ASSERT_EQ(tb.duration_of(v), expect) << "f=" << f << " ticks=" << v;
+        }
+    }
 }
 
 TEST(TbArith, TbRegisterWritesChangeOffsetOnly) {
