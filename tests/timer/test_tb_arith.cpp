@@ -129,8 +129,14 @@ TEST(TbArith, TimeBaseReducedArithmeticEqualsWide) {
     for (uint64_t f : {512000000ull, 1000000000ull, 999999937ull, 3ull, 12345678911ull}) {
         time_base tb(("tb" + std::to_string(n++)).c_str(), f);
         const uint64_t g = std::gcd(f, units), fr = f / g, ur = units / g;
-        std::vector<uint64_t> vs = {0, 1, 2, UINT64_MAX, UINT64_MAX / fr, UINT64_MAX / fr + 1,
-                                    UINT64_MAX / ur, UINT64_MAX / ur + 1};
+        std::vector<uint64_t> vs = {0,
+                                    1,
+                                    2,
+                                    UINT64_MAX,
+                                    UINT64_MAX / fr,
+                                    UINT64_MAX / fr + 1,
+                                    UINT64_MAX / ur,
+                                    UINT64_MAX / ur + 1};
         for (int i = 0; i < 2000; ++i) vs.push_back(rng() >> (rng() % 64));
         for (uint64_t v : vs) {
             const auto wide_ticks = static_cast<uint64_t>((static_cast<u128>(v) * f) / units);
