@@ -21,12 +21,12 @@ time_base::time_base(const sc_core::sc_module_name& name, uint64_t freq_hz)
 }
 
 namespace {
-// ceil(a * num / den), exact: 64-bit while a * num fits, 128-bit otherwise.
-u128 scale_up(uint64_t a, uint64_t num, uint64_t den) {
+// a * num / den rounded down (or up), exact: 64-bit while the product fits, 128-bit otherwise.
+u128 scale(uint64_t a, uint64_t num, uint64_t den, bool round_up) {
+    const uint64_t add = round_up ? den - 1 : 0;
     uint64_t p;
-    if (!__builtin_mul_overflow(a, num, &p) && p <= UINT64_MAX - (den - 1))
-        return (p + den - 1) / den;
-    return (static_cast<u128>(a) * num + den - 1) / den;
+    if (!__builtin_mul_overflow(a, num, &p) && p <= UINT64_MAX - add) return (p + add) / den;
+    return (static_cast<u128>(a) * num + add) / den;
 }
 }  // namespace
 
@@ -36,13 +36,11 @@ uint64_t time_base::ticks_at(const sc_core::sc_time& t) const {
 
 uint64_t time_base::ticks_at_value(sc_dt::uint64 v) const {
     // floor(v * f / U) = floor(v * f' / U') with f'/U' in lowest terms.
-    uint64_t p;
-    if (!__builtin_mul_overflow(v, m_freq_reduced, &p)) return p / m_units_reduced;
-    return static_cast<uint64_t>((static_cast<u128>(v) * m_freq_reduced) / m_units_reduced);
+    return static_cast<uint64_t>(scale(v, m_freq_reduced, m_units_reduced, false));
 }
 
 sc_core::sc_time time_base::time_of(uint64_t tick) const {
-    const u128 units = scale_up(tick, m_units_reduced, m_freq_reduced);
+    const u128 units = scale(tick, m_units_reduced, m_freq_reduced, true);
     if (units > static_cast<u128>(sc_core::sc_max_time().value())) return sc_core::sc_max_time();
     return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(units));
 }
@@ -54,9 +52,7 @@ sc_core::sc_time time_base::delay_until(uint64_t tick) const {
 }
 
 sc_core::sc_time time_base::duration_of(uint64_t ticks) const {
-    const u128 units = scale_up(ticks, m_units_reduced, m_freq_reduced);
-    if (units > static_cast<u128>(sc_core::sc_max_time().value())) return sc_core::sc_max_time();
-    return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(units));
+    return time_of(ticks);  // a span from time zero: the same rounding up and clamp
 }
 
 }  // namespace nestvp

@@ -44,7 +44,7 @@ private:
     // freq_hz / units_per_second in lowest terms (512 MHz over ps: 8 / 15625): the same floors
     // and ceilings in 64-bit arithmetic while the product fits, instead of a 128-bit divide.
     uint64_t m_freq_reduced, m_units_reduced;
-    // ticks() at the last time asked: many reads share one timestamp (saves a 128-bit divide).
+    // ticks() at the last time asked: many reads share one timestamp (saves a divide).
     mutable sc_dt::uint64 m_cached_at = ~sc_dt::uint64{0};
     mutable uint64_t m_cached_ticks = 0;
 };
