@@ -90,15 +90,20 @@ void core::attach(const local_time::wake_source& activity, rate_listener& listen
 
 sc_dt::uint64 core::next_wake() const {
     if (!m_slots_gathered) {
+        m_wake_slots.clear();
         wake_slots(m_wake_slots);
+        for (const local_time::wake_slot* s : m_wake_slots) s->watch(&m_floor);
         m_slots_gathered = true;
+        m_floor.exact = false;
     }
+    if (m_floor.exact) return m_floor.at;
     sc_dt::uint64 t = ~sc_dt::uint64{0};
-    for (const sc_dt::uint64* s : m_wake_slots) t = std::min(t, *s);
+    for (const local_time::wake_slot* s : m_wake_slots) t = std::min(t, s->value());
+    m_floor = {t, true};
     return t;
 }
 
-void core::wake_slots(std::vector<const sc_dt::uint64*>& out) const {
+void core::wake_slots(std::vector<const local_time::wake_slot*>& out) const {
     for (const member& m : m_threads) m.activity->wake_slots(out);
 }
 

@@ -59,7 +59,12 @@ public:
     // The earliest timed activity among the core's threads: the bound of their run-ahead in
     // local_time's per-core mode.
     sc_dt::uint64 next_wake() const override;
-    void wake_slots(std::vector<const sc_dt::uint64*>& out) const override;
+    // The minimum next_wake() last found, lowered by every slot set below it since
+    // (local_time::wake_slot): at or below next_wake(), without reading the slots.
+    sc_dt::uint64 next_wake_bound() const override {
+        return m_slots_gathered ? m_floor.at : next_wake();
+    }
+    void wake_slots(std::vector<const local_time::wake_slot*>& out) const override;
 
 private:
     void rerate(sc_dt::uint64 at);
@@ -81,8 +86,9 @@ private:
     std::vector<member> m_threads;
     // Every thread's wake slots, gathered at the first next_wake() (the units exist by then):
     // the minimum of them is next_wake() without two virtual calls per thread.
-    mutable std::vector<const sc_dt::uint64*> m_wake_slots;
+    mutable std::vector<const local_time::wake_slot*> m_wake_slots;
     mutable bool m_slots_gathered = false;
+    mutable local_time::wake_floor m_floor;  // the slots' watched floor: next_wake_bound()
 };
 
 }  // namespace nestvp

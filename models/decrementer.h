@@ -47,7 +47,7 @@ public:
     const sc_core::sc_event& changed_event() const { return m_line.changed_event(); }
     // Time (sc_time value) of the pending edge notification, ~0 if none.
     sc_dt::uint64 armed_at() const { return m_edges.armed_at(); }
-    const sc_dt::uint64* armed_at_slot() const { return m_edges.armed_at_slot(); }
+    const local_time::wake_slot* armed_at_slot() const { return m_edges.armed_at_slot(); }
 
 private:
     void start_of_simulation() override;

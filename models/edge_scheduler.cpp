@@ -24,7 +24,7 @@ void edge_scheduler::aim(uint64_t target) {
         return;
     }
     m_armed = m_target;
-    m_armed_at = at.value();
+    m_armed_at.set(at.value());
     // An edge at or before the writer's local time must not precede or tie with it in the
     // kernel's queue: catch up first (models/local_time.h).
     if (local_time::ahead() && at.value() <= local_time::now_value()) local_time::sync();

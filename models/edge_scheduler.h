@@ -30,7 +30,7 @@ public:
     // The pending notification fired (an owner that only needs the re-aim, not fired()'s test).
     void disarm() {
         m_armed = time_base::never;
-        m_armed_at = ~sc_dt::uint64{0};
+        m_armed_at.set(~sc_dt::uint64{0});
     }
     // Drops the pending notification.
     void cancel() {
@@ -38,14 +38,14 @@ public:
         disarm();
     }
     // The time (sc_time value) of the pending notification, ~0 if none.
-    sc_dt::uint64 armed_at() const { return m_armed_at; }
-    const sc_dt::uint64* armed_at_slot() const { return &m_armed_at; }
+    sc_dt::uint64 armed_at() const { return m_armed_at.value(); }
+    const local_time::wake_slot* armed_at_slot() const { return &m_armed_at; }
 
 private:
     time_base& m_tb;
-    uint64_t m_target = time_base::never;          // the next level change
-    uint64_t m_armed = time_base::never;           // the tick m_event fires at (<= m_target)
-    sc_dt::uint64 m_armed_at = ~sc_dt::uint64{0};  // and its time
+    uint64_t m_target = time_base::never;  // the next level change
+    uint64_t m_armed = time_base::never;   // the tick m_event fires at (<= m_target)
+    local_time::wake_slot m_armed_at;      // and its time
     sc_core::sc_event m_event;
 };
 

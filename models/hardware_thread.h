@@ -165,8 +165,10 @@ public:
     // wake time is unknown, so its siblings do not run ahead (docs/local-time.md).
     void wait_external(const sc_core::sc_event& e);
     // Run-ahead bound for the core's threads: this thread's timed wait or timer edge.
-    sc_dt::uint64 next_wake() const override { return std::min(m_wake_at, m_timers->next_wake()); }
-    void wake_slots(std::vector<const sc_dt::uint64*>& out) const override {
+    sc_dt::uint64 next_wake() const override {
+        return std::min(m_wake_at.value(), m_timers->next_wake());
+    }
+    void wake_slots(std::vector<const local_time::wake_slot*>& out) const override {
         out.push_back(&m_wake_at);
         m_timers->wake_slots(out);
     }
@@ -219,9 +221,9 @@ private:
     tlm::tlm_generic_payload m_hcall_gp;  // the hcall transaction, reused (hcall())
     hcall_extension* m_hcall_ext;         // its extension (owned by the payload)
     bool m_hcall_in_flight = false;
-    double m_owed = 0;                            // charged, not yet retired
-    sc_dt::uint64 m_wake_at = ~sc_dt::uint64{0};  // end of this thread's timed wait, if any
-    sc_dt::uint64 m_handoff = 0;  // run-ahead passed between contexts at entry and trap
+    double m_owed = 0;                // charged, not yet retired
+    local_time::wake_slot m_wake_at;  // end of this thread's timed wait, if any
+    sc_dt::uint64 m_handoff = 0;      // run-ahead passed between contexts at entry and trap
     std::array<double, acct_count> m_cycles{};
     // The segment of compute() or spin_for() that waits now. A re-rate retires its cycles at
     // the old rate and restarts it at the new one in place (rerated()), without waking the

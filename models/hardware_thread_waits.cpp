@@ -9,17 +9,17 @@ namespace nestvp {
 void hardware_thread::wait_for(const sc_core::sc_time& d) {
     settle();
     local_time::sync();
-    m_wake_at = (sc_core::sc_time_stamp() + d).value();
+    m_wake_at.set((sc_core::sc_time_stamp() + d).value());
     sc_core::wait(d);
-    m_wake_at = ~sc_dt::uint64{0};
+    m_wake_at.set(~sc_dt::uint64{0});
 }
 
 void hardware_thread::wait_external(const sc_core::sc_event& e) {
     settle();
     local_time::sync();
-    m_wake_at = 0;
+    m_wake_at.set(0);
     sc_core::wait(e);
-    m_wake_at = ~sc_dt::uint64{0};
+    m_wake_at.set(~sc_dt::uint64{0});
 }
 
 }  // namespace nestvp

@@ -48,9 +48,9 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
     if (local_time::enabled() && !local_time::ahead() && delta_waits < 4 &&
         sc_core::sc_pending_activity_at_current_time()) {
         ++delta_waits;
-        m_wake_at = local_time::kernel_now_value();  // siblings must not pass this instant
+        m_wake_at.set(local_time::kernel_now_value());  // siblings must not pass this instant
         sc_core::wait(sc_core::SC_ZERO_TIME);
-        m_wake_at = ~sc_dt::uint64{0};
+        m_wake_at.set(~sc_dt::uint64{0});
         return;
     }
     // Wait for the deadline, or an interrupt, or a re-rate that ends the segment. A run-ahead
@@ -61,7 +61,7 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
                     &done, stop};
     m_wake.cancel();
     m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - local_time::kernel_now_value()));
-    m_wake_at = m_seg.deadline;
+    m_wake_at.set(m_seg.deadline);
     for (;;) {
         sc_core::wait(m_wake);
         const sc_dt::uint64 now = local_time::kernel_now_value();
@@ -79,7 +79,7 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
         // replaced by the wake-up is made again).
         m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - now));
     }
-    m_wake_at = ~sc_dt::uint64{0};
+    m_wake_at.set(~sc_dt::uint64{0});
     if (!m_seg.ended) account_segment(local_time::kernel_now_value());
     m_seg.active = false;
 }
@@ -107,7 +107,7 @@ void hardware_thread::rerated(sc_dt::uint64 at) {
             m_wake.notify();
         } else {
             m_wake.notify(sc_core::sc_time::from_value(at - kernel));
-            m_wake_at = at;
+            m_wake_at.set(at);
         }
         return;
     }
@@ -116,7 +116,7 @@ void hardware_thread::rerated(sc_dt::uint64 at) {
     if (m_seg.stop) return;  // spin_for's deadline stays: its end
     const sc_dt::uint64 earlier = m_seg.deadline;
     m_seg.deadline = at + segment_units(*m_seg.remaining, m_seg.rate);
-    m_wake_at = m_seg.deadline;
+    m_wake_at.set(m_seg.deadline);
     // An earlier deadline replaces the pending notification. A later one keeps it: moving it
     // would leave a dead entry in the kernel's timed queue at every re-rate, and the next
     // re-rate usually comes first; if the old time comes, the thread re-arms (woken for

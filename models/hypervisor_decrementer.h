@@ -40,7 +40,7 @@ public:
 
     // Time (sc_time value) of the pending edge notification, ~0 if none.
     sc_dt::uint64 armed_at() const { return m_edges.armed_at(); }
-    const sc_dt::uint64* armed_at_slot() const { return m_edges.armed_at_slot(); }
+    const local_time::wake_slot* armed_at_slot() const { return m_edges.armed_at_slot(); }
 
     // The latched edge.
     bool pending();

@@ -9,7 +9,7 @@ bound_mode g_mode = bound_mode::global;
 // The process that owns the offset: an offset left by a process that yielded without sync()
 // would shift every other process's clock, so it is caught at the next advance.
 sc_core::sc_process_b* g_owner = nullptr;
-sc_dt::uint64* g_wake_slot = nullptr;  // the owner's, set while its sync() waits
+wake_slot* g_wake_slot = nullptr;  // the owner's, set while its sync() waits
 
 sc_core::sc_process_b* current_process() {
     return sc_core::sc_get_current_process_b();
@@ -29,13 +29,14 @@ void disable() {
     detail::g_limit = 0;
 }
 
-bool try_advance(sc_dt::uint64 dt, const wake_source& core, sc_dt::uint64& wake_slot) {
+bool try_advance(sc_dt::uint64 dt, const wake_source& core, wake_slot& slot) {
     if (detail::g_limit == 0) return false;
     if (detail::g_ahead != 0 && g_owner != current_process())
         throw std::logic_error("local_time: a process yielded while ahead of SystemC time");
     // Anything pending at the current time (delta notifications, runnable processes, channel
     // updates) runs first.
     const sc_dt::uint64 k = kernel_now_value();
+    const sc_dt::uint64 end = k + detail::g_ahead + dt;
     sc_dt::uint64 bound;
     if (g_mode == bound_mode::global) {
         const sc_dt::uint64 next = sc_core::sc_time_to_pending_activity().value();
@@ -43,14 +44,15 @@ bool try_advance(sc_dt::uint64 dt, const wake_source& core, sc_dt::uint64& wake_
         bound = k + next;
     } else {
         if (sc_core::sc_pending_activity_at_current_time()) return false;
-        bound = core.next_wake();
+        // The cached bound may lie below the core's next wake: only a failure asks again.
+        bound = core.next_wake_bound();
+        if (end >= bound) bound = core.next_wake();
     }
-    const sc_dt::uint64 end = k + detail::g_ahead + dt;
     if (bound > detail::g_limit) bound = detail::g_limit;
     if (end >= bound) return false;  // strict: nothing ties with the new local time
     detail::g_ahead += dt;
     g_owner = current_process();
-    g_wake_slot = &wake_slot;
+    g_wake_slot = &slot;
     return true;
 }
 
@@ -73,11 +75,11 @@ sc_dt::uint64 hand_over() {
     return offset;
 }
 
-void take_over(sc_dt::uint64 offset, sc_dt::uint64& wake_slot) {
+void take_over(sc_dt::uint64 offset, wake_slot& slot) {
     if (offset == 0) return;
     detail::g_ahead = offset;
     g_owner = current_process();
-    g_wake_slot = &wake_slot;
+    g_wake_slot = &slot;
 }
 
 void sync() {
@@ -85,13 +87,13 @@ void sync() {
     if (g_owner != current_process())
         throw std::logic_error("local_time: sync() by a process that is not ahead");
     const sc_core::sc_time d = sc_core::sc_time::from_value(detail::g_ahead);
-    sc_dt::uint64* slot = g_wake_slot;
-    *slot = now_value();  // siblings must not pass it
+    wake_slot* slot = g_wake_slot;
+    slot->set(now_value());  // siblings must not pass it
     detail::g_ahead = 0;
     g_owner = nullptr;
     g_wake_slot = nullptr;
     sc_core::wait(d);
-    *slot = ~sc_dt::uint64{0};
+    slot->set(~sc_dt::uint64{0});
 }
 
 }  // namespace nestvp::local_time

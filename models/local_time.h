@@ -62,15 +62,51 @@ inline bool enabled() {
     return detail::g_limit != 0;
 }
 
+// A lower bound a core keeps of its wake slots' minimum (core::next_wake_bound), and whether it
+// is the minimum itself.
+struct wake_floor {
+    sc_dt::uint64 at = 0;
+    bool exact = false;
+};
+
+// A time at which timed activity of a core is pending (a compute deadline, a wait's end, a
+// timer edge), ~0 if none. Written only through set(), which keeps its watcher's floor at or
+// below it: a slot set earlier lowers the floor; the minimum slot set later leaves the floor
+// low, no longer exact.
+class wake_slot {
+public:
+    explicit wake_slot(sc_dt::uint64 at = ~sc_dt::uint64{0}) : m_at(at) {}
+    wake_slot(const wake_slot&) = delete;
+    wake_slot& operator=(const wake_slot&) = delete;
+    sc_dt::uint64 value() const { return m_at; }
+    void set(sc_dt::uint64 at) {
+        if (m_floor) {
+            if (at < m_floor->at)
+                m_floor->at = at;
+            else if (m_at == m_floor->at && at != m_at)
+                m_floor->exact = false;
+        }
+        m_at = at;
+    }
+    // The floor kept from now on (one watcher: the slot's core).
+    void watch(wake_floor* floor) const { m_floor = floor; }
+
+private:
+    sc_dt::uint64 m_at;
+    mutable wake_floor* m_floor = nullptr;
+};
+
 // Something whose pending timed activity can reach the threads of a core (a hardware thread:
 // its compute deadline or wait, and its timer unit's edges).
 class wake_source {
 public:
     // The earliest such time (sc_time value), ~0 if none.
     virtual sc_dt::uint64 next_wake() const = 0;
-    // Appends the variables next_wake() is the minimum of (valid for the source's lifetime), for
-    // a caller that reads them directly: the core's bound is asked at every segment.
-    virtual void wake_slots(std::vector<const sc_dt::uint64*>& out) const = 0;
+    // A lower bound of next_wake(), which may be cheaper to read (a kept minimum).
+    virtual sc_dt::uint64 next_wake_bound() const { return next_wake(); }
+    // Appends the slots next_wake() is the minimum of (valid for the source's lifetime), for a
+    // caller that reads them directly: the core's bound is asked at every segment.
+    virtual void wake_slots(std::vector<const wake_slot*>& out) const = 0;
 
 protected:
     ~wake_source() = default;
@@ -88,7 +124,7 @@ void disable();
 // stays before the limit: the caller then counts `dt` as elapsed without a wait. While ahead,
 // the caller's `wake_slot` (its part of the core's bound for its siblings) holds the time its
 // sync() wait ends. False otherwise.
-bool try_advance(sc_dt::uint64 dt, const wake_source& core, sc_dt::uint64& wake_slot);
+bool try_advance(sc_dt::uint64 dt, const wake_source& core, wake_slot& slot);
 
 // Waits out the run-ahead, so that SystemC time equals local time. A no-op when not ahead; only
 // a thread process can be ahead, so this never waits in a method.
@@ -104,6 +140,6 @@ sc_dt::uint64 fold();
 // the thread: hand_over() gives it up (0 if there was none, or after a sync() when something
 // else is pending) and the resumed process calls take_over() with it.
 sc_dt::uint64 hand_over();
-void take_over(sc_dt::uint64 offset, sc_dt::uint64& wake_slot);
+void take_over(sc_dt::uint64 offset, wake_slot& slot);
 
 }  // namespace nestvp::local_time

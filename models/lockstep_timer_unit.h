@@ -74,7 +74,7 @@ public:
     sc_dt::uint64 next_wake() const override {
         return std::min(m_ref->next_wake(), m_dut->next_wake());
     }
-    void wake_slots(std::vector<const sc_dt::uint64*>& out) const override {
+    void wake_slots(std::vector<const local_time::wake_slot*>& out) const override {
         m_ref->wake_slots(out);
         m_dut->wake_slots(out);
     }

@@ -34,7 +34,7 @@ public:
     sc_dt::uint64 next_wake() const override {
         return std::min(m_dec.armed_at(), m_hdec.armed_at());
     }
-    void wake_slots(std::vector<const sc_dt::uint64*>& out) const override {
+    void wake_slots(std::vector<const local_time::wake_slot*>& out) const override {
         out.push_back(m_dec.armed_at_slot());
         out.push_back(m_hdec.armed_at_slot());
     }

@@ -39,7 +39,7 @@ public:
     void ack_hdec() override;
     const sc_core::sc_event& pending_changed_event() const override { return m_changed; }
     sc_dt::uint64 next_wake() const override { return m_edges.armed_at(); }
-    void wake_slots(std::vector<const sc_dt::uint64*>& out) const override {
+    void wake_slots(std::vector<const local_time::wake_slot*>& out) const override {
         out.push_back(m_edges.armed_at_slot());
     }
 

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "models/irq_lines_if.h"
+#include "models/local_time.h"
 
 namespace nestvp {
 
@@ -28,12 +29,12 @@ public:
     // A unit that cannot tell answers 0, which stops them running ahead at all.
     virtual sc_dt::uint64 next_wake() const { return 0; }
     // The variables next_wake() is the minimum of (local_time::wake_source::wake_slots).
-    virtual void wake_slots(std::vector<const sc_dt::uint64*>& out) const {
+    virtual void wake_slots(std::vector<const local_time::wake_slot*>& out) const {
         out.push_back(&no_wake);
     }
 
 private:
-    static constexpr sc_dt::uint64 no_wake = 0;  // the default next_wake()
+    static inline const local_time::wake_slot no_wake{0};  // the default next_wake()
 };
 
 }  // namespace nestvp
