@@ -46,7 +46,7 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
     // below would let it run too, before the deadline. Bounded, so that a process that
     // notifies itself at one instant cannot hold the thread.
     if (local_time::enabled() && !local_time::ahead() && delta_waits < 4 &&
-        sc_core::sc_pending_activity_at_current_time()) {
+        local_time::pending_activity_now()) {
         ++delta_waits;
         m_wake_at.set(local_time::kernel_now_value());  // siblings must not pass this instant
         sc_core::wait(sc_core::SC_ZERO_TIME);

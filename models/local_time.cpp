@@ -12,12 +12,12 @@ sc_core::sc_process_b* g_owner = nullptr;
 wake_slot* g_wake_slot = nullptr;  // the owner's, set while its sync() waits
 
 sc_core::sc_process_b* current_process() {
-    return sc_core::sc_get_current_process_b();
+    return kernel()->get_curr_proc_info()->process_handle;
 }
 }  // namespace
 
-sc_dt::uint64 detail::kernel_now_value_first() {
-    return sc_core::sc_get_curr_simcontext()->time_stamp().value();
+sc_core::sc_simcontext* detail::kernel_first() {
+    return sc_core::sc_get_curr_simcontext();
 }
 
 void enable(const sc_core::sc_time& limit, bound_mode mode) {
@@ -43,7 +43,7 @@ bool try_advance(sc_dt::uint64 dt, const wake_source& core, wake_slot& slot) {
         if (next == 0) return false;
         bound = k + next;
     } else {
-        if (sc_core::sc_pending_activity_at_current_time()) return false;
+        if (pending_activity_now()) return false;
         // The cached bound may lie below the core's next wake: only a failure asks again.
         bound = core.next_wake_bound();
         if (end >= bound) bound = core.next_wake();
@@ -66,7 +66,7 @@ sc_dt::uint64 fold() {
 
 sc_dt::uint64 hand_over() {
     if (detail::g_ahead == 0) return 0;
-    if (sc_core::sc_pending_activity_at_current_time()) {
+    if (pending_activity_now()) {
         sync();
         return 0;
     }

@@ -27,16 +27,25 @@ inline sc_dt::uint64 g_ahead = 0;  // of the running process, in time-resolution
 inline sc_dt::uint64 g_limit = 0;  // no run-ahead at or past this time; 0 = disabled
 
 // Out of line: creates the first simulation context, as sc_get_curr_simcontext() does.
-sc_dt::uint64 kernel_now_value_first();
+sc_core::sc_simcontext* kernel_first();
+
 }  // namespace detail
 
-// SystemC time, read inline (sc_time_stamp() is the same member behind a library call). The
-// context pointer is read directly: sc_get_curr_simcontext()'s inline allocation path made
-// every caller save registers, and a context exists as soon as any module does.
+// The simulation context, read directly: sc_get_curr_simcontext()'s inline allocation path made
+// every caller save registers (and LTO keeps it out of line), and a context exists as soon as
+// any module does.
+inline sc_core::sc_simcontext* kernel() {
+    sc_core::sc_simcontext* c = sc_core::sc_curr_simcontext;
+    if (__builtin_expect(c == nullptr, 0)) return detail::kernel_first();
+    return c;
+}
+// SystemC time, read inline (sc_time_stamp() is the same member behind a library call).
 inline sc_dt::uint64 kernel_now_value() {
-    const sc_core::sc_simcontext* c = sc_core::sc_curr_simcontext;
-    if (__builtin_expect(c == nullptr, 0)) return detail::kernel_now_value_first();
-    return c->time_stamp().value();
+    return kernel()->time_stamp().value();
+}
+// sc_pending_activity_at_current_time() without its default argument's context lookup.
+inline bool pending_activity_now() {
+    return sc_core::sc_pending_activity_at_current_time(kernel());
 }
 // The running process's time: SystemC time plus its run-ahead.
 inline sc_dt::uint64 now_value() {
