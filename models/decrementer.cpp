@@ -26,6 +26,7 @@ void decrementer::write(uint64_t value) {
     // zero-extended into the dec_bits-wide counter (§7.2 choice).
     const uint64_t now = m_tb.ticks();
     m_next = now + (value & width_mask(width()));
+    m_level_until = 0;
     reschedule();
     notify_changed();
 }
@@ -39,23 +40,33 @@ uint64_t decrementer::read() const {
 void decrementer::set_large(bool ld) {
     if (ld == m_ld) return;
     m_ld = ld;  // vector 17: the level follows the MSB of the new width at once
+    m_level_until = 0;
     reschedule();
     notify_changed();
 }
 
-bool decrementer::pending() const {
-    return msb_set(raw_at(m_tb.ticks()), width());
+bool decrementer::level_at(sc_dt::uint64 now) const {
+    const uint64_t tick = m_tb.ticks();
+    m_level = msb_set(raw_at(tick), width());
+    // §2.2: the level is the MSB, which changes only at the next edge.
+    const uint64_t edge = edge_after(tick);
+    m_level_from = now;
+    m_level_until = edge == time_base::never ? ~sc_dt::uint64{0} : m_tb.value_of(edge);
+    return m_level;
 }
 
-uint64_t decrementer::next_edge_tick() const {
+uint64_t decrementer::edge_after(uint64_t tick) const {
     const unsigned w = width();
-    const uint64_t now = m_tb.ticks();
-    const uint64_t u = raw_at(now);
+    const uint64_t u = raw_at(tick);
     // Not pending: 0 -> -1 after u+1 ticks. Pending: the value wraps from -2^(W-1) to
     // 2^(W-1)-1 after u - 2^(W-1) + 1 ticks (§2.2 "wraps to positive").
     const uint64_t delta = msb_set(u, w) ? u - (1ull << (w - 1)) + 1 : u + 1;
-    if (delta == 0 || now + delta < now) return time_base::never;  // beyond 2^64
-    return now + delta;
+    if (delta == 0 || tick + delta < tick) return time_base::never;  // beyond 2^64
+    return tick + delta;
+}
+
+uint64_t decrementer::next_edge_tick() const {
+    return edge_after(m_tb.ticks());
 }
 
 void decrementer::start_of_simulation() {

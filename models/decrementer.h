@@ -40,7 +40,11 @@ public:
 
     // The exception exists while the MSB of the active width is 1 (§2.2); delivery does not
     // clear it.
-    bool pending() const;
+    bool pending() const {
+        const sc_dt::uint64 now = local_time::now_value();
+        if (now >= m_level_from && now < m_level_until) return m_level;
+        return level_at(now);
+    }
     // Host tick of the next level change, or time_base::never.
     uint64_t next_edge_tick() const;
     // Notified (delta) when the level changes (by a write, an LD change or an edge).
@@ -54,7 +58,9 @@ private:
     void on_edge();     // SC_METHOD on m_edges.event()
     void reschedule();  // m_edges aims at next_edge_tick()
     void notify_changed();
-    uint64_t raw_at(uint64_t tick) const;  // (m_next - tick) truncated to the active width
+    uint64_t raw_at(uint64_t tick) const;      // (m_next - tick) truncated to the active width
+    uint64_t edge_after(uint64_t tick) const;  // the next level change after `tick`
+    bool level_at(sc_dt::uint64 now) const;    // pending() computed, and kept until the edge
 
     time_base& m_tb;
     unsigned m_dec_bits;
@@ -62,6 +68,10 @@ private:
     uint64_t m_next;         // host tick at which the value is 0 (mod 2^width)
     edge_scheduler m_edges;  // the next level change, one pending notification at most
     line_reporter m_line;    // the level, reported on change
+    // pending() holds m_level over [m_level_from, m_level_until) (sc_time values): the level
+    // changes only at an edge, so it is computed once per edge. Emptied by a write or LD change.
+    mutable bool m_level = false;
+    mutable sc_dt::uint64 m_level_from = 0, m_level_until = 0;
 };
 
 // Width helpers shared by DEC and HDEC.

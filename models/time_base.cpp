@@ -18,6 +18,7 @@ time_base::time_base(const sc_core::sc_module_name& name, uint64_t freq_hz)
     const uint64_t g = std::gcd(m_freq_hz, m_units_per_second);
     m_freq_reduced = m_freq_hz / g;
     m_units_reduced = m_units_per_second / g;
+    m_max_value = sc_core::sc_max_time().value();
 }
 
 namespace {
@@ -39,10 +40,13 @@ uint64_t time_base::ticks_at_value(sc_dt::uint64 v) const {
     return static_cast<uint64_t>(scale(v, m_freq_reduced, m_units_reduced, false));
 }
 
-sc_core::sc_time time_base::time_of(uint64_t tick) const {
+sc_dt::uint64 time_base::value_of(uint64_t tick) const {
     const u128 units = scale(tick, m_units_reduced, m_freq_reduced, true);
-    if (units > static_cast<u128>(sc_core::sc_max_time().value())) return sc_core::sc_max_time();
-    return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(units));
+    return units > m_max_value ? m_max_value : static_cast<sc_dt::uint64>(units);
+}
+
+sc_core::sc_time time_base::time_of(uint64_t tick) const {
+    return sc_core::sc_time::from_value(value_of(tick));  // sc_max_time() when clamped
 }
 
 sc_core::sc_time time_base::delay_until(uint64_t tick) const {

@@ -33,6 +33,7 @@ public:
     // Earliest simulated time at which ticks() >= tick (rounds up); sc_max_time() when the
     // tick lies beyond what sc_time can represent.
     sc_core::sc_time time_of(uint64_t tick) const;
+    sc_dt::uint64 value_of(uint64_t tick) const;  // time_of(tick).value()
     // time_of(tick) - now, or zero when the tick has passed.
     sc_core::sc_time delay_until(uint64_t tick) const;
     // Converts a span of ticks into simulated time (rounds up).
@@ -44,6 +45,7 @@ private:
     // freq_hz / units_per_second in lowest terms (512 MHz over ps: 8 / 15625): the same floors
     // and ceilings in 64-bit arithmetic while the product fits, instead of a 128-bit divide.
     uint64_t m_freq_reduced, m_units_reduced;
+    sc_dt::uint64 m_max_value;  // sc_max_time()
     // ticks() at the last time asked: many reads share one timestamp (saves a divide).
     mutable sc_dt::uint64 m_cached_at = ~sc_dt::uint64{0};
     mutable uint64_t m_cached_ticks = 0;
