@@ -19,6 +19,13 @@ hypervisor_decrementer::hypervisor_decrementer(const sc_core::sc_module_name& na
 }
 
 void hypervisor_decrementer::sync() {
+    // Inline in effect: most queries come before the next crossing. Leaving m_synced behind
+    // then is exact: the first crossing after it stays the same tick until that tick is reached.
+    if (local_time::now_value() < m_quiet_until) return;
+    sync_slow();
+}
+
+void hypervisor_decrementer::sync_slow() {
     const uint64_t now = m_tb.ticks();
     if (now <= m_synced) return;
     // The first 0 -> -1 crossing after m_synced is u+1 ticks later, u = unsigned value then.
@@ -31,10 +38,13 @@ void hypervisor_decrementer::sync() {
         m_pending = true;
         notify_changed();
     }
+    // The next crossing after the new m_synced, and the first time at which it is reached.
+    const uint64_t next = next_edge_tick();
+    m_quiet_until = next == time_base::never ? ~sc_dt::uint64{0} : m_tb.value_of(next);
 }
 
 void hypervisor_decrementer::write(uint64_t value) {
-    sync();
+    sync_slow();  // m_synced up to now: the crossings after it follow the new m_next
     const uint64_t now = m_tb.ticks();
     const bool was_negative = msb_set(raw_at(now), m_bits);
     const uint64_t v = value & width_mask(m_bits);
@@ -42,6 +52,7 @@ void hypervisor_decrementer::write(uint64_t value) {
     // §3: a write that takes a non-negative HDEC negative is an edge; negative -> negative is
     // not (vector 20); a positive write never clears the latch (vector 18).
     if (!was_negative && msb_set(v, m_bits) && m_hdice) m_pending = true;
+    m_quiet_until = 0;
     reschedule();
     notify_changed();
 }

@@ -54,6 +54,7 @@ private:
     void start_of_simulation() override;
     void on_edge();
     void sync();  // latch any 0 -> -1 crossing in (m_synced, now]
+    void sync_slow();
     void reschedule();
     void notify_changed();
     uint64_t raw_at(uint64_t tick) const { return (m_next - tick) & width_mask(m_bits); }
@@ -62,8 +63,11 @@ private:
     unsigned m_bits;
     bool m_hdice = false;
     bool m_pending = false;
-    uint64_t m_next;         // host tick at which the value is 0 (mod 2^W)
-    uint64_t m_synced;       // host tick up to which crossings have been accounted for
+    uint64_t m_next;    // host tick at which the value is 0 (mod 2^W)
+    uint64_t m_synced;  // host tick up to which crossings have been accounted for
+    // Before this time (sc_time value) no crossing after m_synced is reached, so sync() has
+    // nothing to do; 0 after a write (m_next moved).
+    sc_dt::uint64 m_quiet_until = 0;
     edge_scheduler m_edges;  // the next level change, one pending notification at most
     line_reporter m_line;    // the level, reported on change
 };
