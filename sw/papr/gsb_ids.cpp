@@ -106,6 +106,15 @@ const int16_t* detail::gsb_dense_table() {
     return table.data();
 }
 
+const gsb_id_info* const* detail::gsb_info_table() {
+    static const std::vector<const gsb_id_info*> table = [] {
+        std::vector<const gsb_id_info*> t(65536, nullptr);
+        for (const gsb_id_info& info : gsb_all_ids()) t[info.id] = &info;
+        return t;
+    }();
+    return table.data();
+}
+
 std::string gsb_id_string(uint16_t id) {
     char hex[16];
     std::snprintf(hex, sizeof(hex), "0x%04X", id);

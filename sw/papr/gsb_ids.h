@@ -29,8 +29,9 @@ struct gsb_id_info {
 // Every known ID in ascending order (BLANK included).
 const std::vector<gsb_id_info>& gsb_all_ids();
 namespace detail {
-const int16_t* gsb_dense_table();  // 65536 entries: dense index or -1
-}
+const int16_t* gsb_dense_table();            // 65536 entries: dense index or -1
+const gsb_id_info* const* gsb_info_table();  // 65536 entries: the ID's entry or nullptr
+}  // namespace detail
 // Dense index of a known ID in gsb_all_ids() (0..gsb_all_ids().size()-1), -1 when unknown.
 // O(1) and inline (the run path looks up ~100 IDs per exit): stores keep one slot per ID.
 inline int gsb_dense_index(uint16_t id) {
@@ -39,9 +40,8 @@ inline int gsb_dense_index(uint16_t id) {
 }
 // Lookup; nullptr for an unknown ID.
 inline const gsb_id_info* gsb_find_id(uint16_t id) {
-    static const gsb_id_info* const infos = gsb_all_ids().data();
-    const int i = gsb_dense_index(id);
-    return i < 0 ? nullptr : infos + i;
+    static const gsb_id_info* const* const table = detail::gsb_info_table();
+    return table[id];  // one load: the run path looks up every element it moves
 }
 // "HDEC_EXPIRY_TB (0x1020)" or "unknown (0x1234)".
 std::string gsb_id_string(uint16_t id);
