@@ -52,7 +52,9 @@ def profile(build, args, duration, tmp):
     rec = os.path.join(tmp, f"r-{duration}.json")
     run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
         + nestvp_run(build, args, duration, rec))
-    text = subprocess.run(["callgrind_annotate", "--threshold=100", out], check=True,
+    # --auto=no: a build with debug info would add annotated source lines (with inclusive
+    # "=>" costs) that look like function lines.
+    text = subprocess.run(["callgrind_annotate", "--threshold=100", "--auto=no", out], check=True,
                           capture_output=True, text=True).stdout
     funcs = {}
     for line in text.splitlines():
