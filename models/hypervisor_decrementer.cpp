@@ -19,8 +19,8 @@ hypervisor_decrementer::hypervisor_decrementer(const sc_core::sc_module_name& na
 }
 
 void hypervisor_decrementer::sync() {
-    // Inline in effect: most queries come before the next crossing. Leaving m_synced behind
-    // then is exact: the first crossing after it stays the same tick until that tick is reached.
+    // Most queries come before the next crossing, with nothing to latch. Leaving m_synced
+    // behind then is exact: the first crossing after it stays the same tick until it is reached.
     if (local_time::now_value() < m_quiet_until) return;
     sync_slow();
 }
