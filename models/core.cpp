@@ -86,6 +86,7 @@ bool core::is_active(unsigned thread_index) const {
 void core::attach(const local_time::wake_source& activity, rate_listener& listener) {
     m_threads.push_back({&activity, &listener});
     m_slots_gathered = false;
+    m_floor = {};  // 0: no bound until the slots are gathered again
 }
 
 sc_dt::uint64 core::next_wake() const {

@@ -60,10 +60,9 @@ public:
     // local_time's per-core mode.
     sc_dt::uint64 next_wake() const override;
     // The minimum next_wake() last found, lowered by every slot set below it since
-    // (local_time::wake_slot): at or below next_wake(), without reading the slots.
-    sc_dt::uint64 next_wake_bound() const override {
-        return m_slots_gathered ? m_floor.at : next_wake();
-    }
+    // (local_time::wake_slot): at or below next_wake(), without reading the slots. 0 before
+    // the first next_wake() gathers them.
+    sc_dt::uint64 next_wake_bound() const override { return m_floor.at; }
     void wake_slots(std::vector<const local_time::wake_slot*>& out) const override;
 
 private:
