@@ -49,9 +49,10 @@ bool decrementer::level_at(sc_dt::uint64 now) const {
     const uint64_t tick = m_tb.ticks();
     m_level = msb_set(raw_at(tick), width());
     // §2.2: the level is the MSB, which changes only at the next edge.
-    const uint64_t edge = edge_after(tick);
+    m_level_edge = edge_after(tick);
     m_level_from = now;
-    m_level_until = edge == time_base::never ? ~sc_dt::uint64{0} : m_tb.value_of(edge);
+    m_level_until =
+        m_level_edge == time_base::never ? ~sc_dt::uint64{0} : m_tb.value_of(m_level_edge);
     return m_level;
 }
 
@@ -66,7 +67,8 @@ uint64_t decrementer::edge_after(uint64_t tick) const {
 }
 
 uint64_t decrementer::next_edge_tick() const {
-    return edge_after(m_tb.ticks());
+    pending();  // the edge after any tick before it is the same edge
+    return m_level_edge;
 }
 
 void decrementer::start_of_simulation() {

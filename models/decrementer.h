@@ -60,7 +60,7 @@ private:
     void notify_changed();
     uint64_t raw_at(uint64_t tick) const;      // (m_next - tick) truncated to the active width
     uint64_t edge_after(uint64_t tick) const;  // the next level change after `tick`
-    bool level_at(sc_dt::uint64 now) const;    // pending() computed, and kept until the edge
+    bool level_at(sc_dt::uint64 now) const;    // the level and its edge, kept until the edge
 
     time_base& m_tb;
     unsigned m_dec_bits;
@@ -68,10 +68,12 @@ private:
     uint64_t m_next;         // host tick at which the value is 0 (mod 2^width)
     edge_scheduler m_edges;  // the next level change, one pending notification at most
     line_reporter m_line;    // the level, reported on change
-    // pending() holds m_level over [m_level_from, m_level_until) (sc_time values): the level
-    // changes only at an edge, so it is computed once per edge. Emptied by a write or LD change.
+    // pending() holds m_level over [m_level_from, m_level_until) (sc_time values), up to the
+    // host tick m_level_edge: the level changes only at an edge, so it and the edge are computed
+    // once per edge (pending(), next_edge_tick()). Emptied by a write or LD change.
     mutable bool m_level = false;
     mutable sc_dt::uint64 m_level_from = 0, m_level_until = 0;
+    mutable uint64_t m_level_edge = time_base::never;
 };
 
 // Width helpers shared by DEC and HDEC.
