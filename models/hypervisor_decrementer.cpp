@@ -38,9 +38,6 @@ void hypervisor_decrementer::sync_slow() {
         m_pending = true;
         notify_changed();
     }
-    // The next crossing after the new m_synced, and the first time at which it is reached.
-    const uint64_t next = next_edge_tick();
-    m_quiet_until = next == time_base::never ? ~sc_dt::uint64{0} : m_tb.value_of(next);
 }
 
 void hypervisor_decrementer::write(uint64_t value) {
@@ -52,7 +49,6 @@ void hypervisor_decrementer::write(uint64_t value) {
     // §3: a write that takes a non-negative HDEC negative is an edge; negative -> negative is
     // not (vector 20); a positive write never clears the latch (vector 18).
     if (!was_negative && msb_set(v, m_bits) && m_hdice) m_pending = true;
-    m_quiet_until = 0;
     reschedule();
     notify_changed();
 }
@@ -102,7 +98,11 @@ void hypervisor_decrementer::on_edge() {
 
 void hypervisor_decrementer::reschedule() {
     if (systemc_elaborating()) return;
-    m_edges.aim(next_edge_tick());
+    // Every caller has latched the crossings up to now (write and on_edge sync first), so none
+    // is due before the next one: sync() has nothing to do until its time.
+    const uint64_t next = next_edge_tick();
+    m_quiet_until = next == time_base::never ? ~sc_dt::uint64{0} : m_tb.value_of(next);
+    m_edges.aim(next);
 }
 
 void hypervisor_decrementer::notify_changed() {

@@ -66,7 +66,7 @@ private:
     uint64_t m_next;    // host tick at which the value is 0 (mod 2^W)
     uint64_t m_synced;  // host tick up to which crossings have been accounted for
     // Before this time (sc_time value) no crossing after m_synced is reached, so sync() has
-    // nothing to do; 0 after a write (m_next moved).
+    // nothing to do: the next crossing's time, set with its notification (reschedule()).
     sc_dt::uint64 m_quiet_until = 0;
     edge_scheduler m_edges;  // the next level change, one pending notification at most
     line_reporter m_line;    // the level, reported on change
