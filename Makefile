@@ -2,6 +2,15 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+# Profile-guided optimisation of the build (scripts/pgo-train.sh): 1 trains an instrumented
+# `nestvp` first and compiles against its profiles; 0 does not. Training runs again whenever a
+# source is newer than the profiles, so PGO=0 is quicker while editing.
+PGO ?= 1
+ifeq ($(PGO),1)
+PGO_FLAGS = -DNESTVP_PGO=use -DNESTVP_PGO_DIR=$(abspath $(BUILD)).pgo-data
+else
+PGO_FLAGS = -DNESTVP_PGO=OFF
+endif
 
 .PHONY: all deps configure build run test bench bench-campaign bench-long asan fuzz fuzz-run coverage format clean
 
@@ -11,7 +20,8 @@ deps:
 	@scripts/install-deps.sh
 
 configure: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) > $(BUILD).configure.log 2>&1 || (cat $(BUILD).configure.log; exit 1)
+	@if [ "$(PGO)" = 1 ]; then scripts/pgo-train.sh $(BUILD) $(JOBS); fi
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) $(PGO_FLAGS) > $(BUILD).configure.log 2>&1 || (cat $(BUILD).configure.log; exit 1)
 
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
@@ -55,7 +65,7 @@ export ASAN_OPTIONS ?= detect_leaks=1:check_initialization_order=1:detect_stack_
 export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/support/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 asan: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan CMAKE_FLAGS="$(ASAN_CMAKE_FLAGS)" \
+	@$(MAKE) --no-print-directory BUILD=build-asan CMAKE_FLAGS="$(ASAN_CMAKE_FLAGS)" PGO=0 \
 		CTEST_ARGS="$(ASAN_CTEST_ARGS)" test
 
 # Line and toggle coverage of rtl/decrementer_unit.v under the conformance vectors, the random
@@ -71,4 +81,4 @@ format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) build-asan $(FUZZ_BUILD) $(COV_BUILD)
+	rm -rf $(BUILD) $(BUILD).pgo-gen $(BUILD).pgo-data build-asan $(FUZZ_BUILD) $(COV_BUILD)
