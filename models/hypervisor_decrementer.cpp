@@ -98,8 +98,9 @@ void hypervisor_decrementer::on_edge() {
 
 void hypervisor_decrementer::reschedule() {
     if (systemc_elaborating()) return;
-    // Every caller has latched the crossings up to now (write and on_edge sync first), so none
-    // is due before the next one: sync() has nothing to do until its time.
+    // Every caller has latched the crossings up to now (write and on_edge sync first; at the
+    // start of simulation none has passed), so none is due before the next one: sync() has
+    // nothing to do until its time.
     const uint64_t next = next_edge_tick();
     m_quiet_until = next == time_base::never ? ~sc_dt::uint64{0} : m_tb.value_of(next);
     m_edges.aim(next);
