@@ -46,7 +46,7 @@ lockstep_timer_unit::lockstep_timer_unit(const sc_core::sc_module_name& name, ti
         m_tracer = nullptr;
     }
     SC_METHOD(on_change);
-    sensitive << m_ref->pending_changed_event() << m_dut->pending_changed_event() << m_check;
+    sensitive << m_ref->pending_changed_event() << m_dut->pending_changed_event();
     dont_initialize();
 }
 
@@ -119,23 +119,48 @@ void lockstep_timer_unit::compare_edges(const char* after) {
     if (rh != dh) fail(std::string("next HDEC edge tick after ") + after, rh, dh);
 }
 
-void lockstep_timer_unit::request_check() {
+// After a state-changing operation: both units evaluate lazily at the current tick, so their
+// lines now are what the next delta cycle would see; they are compared at once, at the caller's
+// (local) time. A change the operation made also reaches on_change() through the units' own
+// reports, which tells the consumers.
+void lockstep_timer_unit::check_after_op() {
+    m_held_until = 0;
     const auto s = sc_core::sc_get_status();
     if (s != sc_core::SC_RUNNING && s != sc_core::SC_PAUSED) return;
-    // A thread running ahead (models/local_time.h) compares the lines at once, at its local
-    // time: both units evaluate lazily at the current tick, so the next delta would see the same
-    // lines, and catching up only to compare would cost a timed wait per operation.
-    if (local_time::ahead()) {
-        compare_lines("(assert/deassert tick)", m_ref->dec_pending(), m_ref->hdec_pending());
-        return;
-    }
-    m_check.notify(sc_core::SC_ZERO_TIME);
+    compare_lines("(assert/deassert tick)", m_ref->dec_pending(), m_ref->hdec_pending());
+}
+
+// Native reference and RTL unit: a line can change only at an operation (which ends the span)
+// or at an edge, and both units predicted the same next edges (compare_edges, after every
+// operation and line change). So the lines compared here hold until the earlier of the
+// reference's next DEC and HDEC edges and the tick up to which the RTL's own evaluation says
+// its lines hold (rtl_timer_unit::lines_hold_until_tick): a second comparison before then would
+// compare the same values. Other pairs compare at every query. A traced RTL unit is asked at
+// every query, so that its waveform shows each one.
+void lockstep_timer_unit::query_lines(const char* op, bool hdec) {
+    const sc_dt::uint64 now = local_time::now_value();
+    if (now >= m_held_from && now < m_held_until) return;
+    log(op, 0, false);
+    const bool rd = m_ref->dec_pending(), dd = m_dut->dec_pending();
+    const bool rh = m_ref->hdec_pending(), dh = m_dut->hdec_pending();
+    result(hdec ? rh : rd);
+    compare("dec_pending", rd, dd);
+    compare("hdec_pending", rh, dh);
+    m_held_dec = rd;
+    m_held_hdec = rh;
+    if (!m_rtl_dut || m_tracer) return;
+    const uint64_t edge =
+        std::min({m_native_ref->dec().next_edge_tick(), m_native_ref->hdec().next_edge_tick(),
+                  m_rtl_dut->lines_hold_until_tick()});
+    m_held_from = now;
+    m_held_until = m_tb.value_of(edge);  // sc_max_time() beyond what sc_time holds
 }
 
 void lockstep_timer_unit::on_change() {
-    // A unit reported a pending change, or an operation asked for a check: an assert or
-    // deassert must happen at the same tick in both (both evaluate lazily at the current tick,
-    // so a mismatch here is an edge at a different tick, or a missing or extra edge).
+    // A unit reported a pending change: an assert or deassert must happen at the same tick in
+    // both (both evaluate lazily at the current tick, so a mismatch here is an edge at a
+    // different tick, or a missing or extra edge).
+    m_held_until = 0;
     const bool rd = m_ref->dec_pending(), rh = m_ref->hdec_pending();
     const bool changed = rd != m_dec_line || rh != m_hdec_line;
     if (rd != m_dec_line) log(rd ? "dec_irq assert" : "dec_irq deassert", 0, false);
@@ -148,16 +173,14 @@ void lockstep_timer_unit::on_change() {
     if (changed) m_changed.notify();
 }
 
-// State-changing operations compare the lines in the next delta cycle at the same tick
-// (on_change(), which the units' own change reports usually trigger anyway), so that one
-// comparison serves the operation and the change it causes. Reads and pending queries are
-// compared at once.
+// State-changing operations compare the lines at once (check_after_op); reads are compared at
+// once; pending queries compare, or return the lines held since the last comparison.
 void lockstep_timer_unit::write_dec(uint64_t value) {
     log("write_dec", value, true);
     m_ref->write_dec(value);
     m_dut->write_dec(value);
     compare_edges("write_dec");
-    request_check();
+    check_after_op();
 }
 
 uint64_t lockstep_timer_unit::read_dec() {
@@ -173,7 +196,7 @@ void lockstep_timer_unit::write_hdec(uint64_t value) {
     m_ref->write_hdec(value);
     m_dut->write_hdec(value);
     compare_edges("write_hdec");
-    request_check();
+    check_after_op();
 }
 
 uint64_t lockstep_timer_unit::read_hdec() {
@@ -189,23 +212,17 @@ void lockstep_timer_unit::set_lpcr(bool ld, bool hdice) {
     m_ref->set_lpcr(ld, hdice);
     m_dut->set_lpcr(ld, hdice);
     compare_edges("set_lpcr");
-    request_check();
+    check_after_op();
 }
 
 bool lockstep_timer_unit::dec_pending() {
-    log("dec_pending", 0, false);
-    const bool a = m_ref->dec_pending(), b = m_dut->dec_pending();
-    result(a);
-    compare("dec_pending", a, b);
-    return a;
+    query_lines("dec_pending", false);
+    return m_held_dec;
 }
 
 bool lockstep_timer_unit::hdec_pending() {
-    log("hdec_pending", 0, false);
-    const bool a = m_ref->hdec_pending(), b = m_dut->hdec_pending();
-    result(a);
-    compare("hdec_pending", a, b);
-    return a;
+    query_lines("hdec_pending", true);
+    return m_held_hdec;
 }
 
 void lockstep_timer_unit::ack_hdec() {
@@ -213,7 +230,7 @@ void lockstep_timer_unit::ack_hdec() {
     m_ref->ack_hdec();
     m_dut->ack_hdec();
     compare_edges("ack_hdec");
-    request_check();
+    check_after_op();
 }
 
 }  // namespace nestvp

@@ -8,7 +8,9 @@
 // operations. Built over any two timer_unit_if, so the checker can be tested with a faulty unit.
 // With a native reference and an RTL unit it also compares the predicted next edge ticks
 // after every operation and edge, and then lets the reference's edges time the RTL (no
-// sc_event of its own), which halves the kernel work of the pair.
+// sc_event of its own), which halves the kernel work of the pair. Between two edges neither
+// unit's lines can change without an operation, so the lines compared at a query are held
+// (and returned without asking again) until the earlier predicted edge or the next operation.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -96,8 +98,10 @@ private:
         bool has_result = false;
     };
 
-    void on_change();  // SC_METHOD: either unit reported a pending change, or an op was done
-    void request_check();
+    void on_change();  // SC_METHOD: either unit reported a pending change
+    void check_after_op();
+    // A pending query: the held lines, or both units' lines compared and held anew.
+    void query_lines(const char* op, bool hdec);
     // Native reference and RTL unit: compare the predicted next DEC and HDEC edge ticks.
     void compare_edges(const char* after);
     void log(const char* op, uint64_t arg, bool has_arg);
@@ -121,7 +125,11 @@ private:
     bool m_dec_line = false, m_hdec_line = false;
     uint64_t m_comparisons = 0;
     bool m_failed = false;
-    sc_core::sc_event m_check;
+    // Native reference and RTL unit: the lines last compared at a query, held over
+    // [m_held_from, m_held_until) (sc_time values): up to the earlier of the next DEC and HDEC
+    // edges both units predicted (compare_edges). An operation ends the span.
+    bool m_held_dec = false, m_held_hdec = false;
+    sc_dt::uint64 m_held_from = 0, m_held_until = 0;
     sc_core::sc_event m_changed;
 };
 

@@ -319,6 +319,10 @@ bool rtl_timer_unit::lines_hold() const {
     return !m_impl->vcd && (now <= m_last_tick || now - m_last_tick < m_impl->top.next_edge_ticks);
 }
 
+uint64_t rtl_timer_unit::lines_hold_until_tick() const {
+    return absolute(m_last_tick, m_impl->top.next_edge_ticks);
+}
+
 bool rtl_timer_unit::dec_pending() {
     if (!lines_hold()) {
         sync();

@@ -58,6 +58,9 @@ public:
     // hypervisor_decrementer::next_edge_tick().
     uint64_t next_dec_edge_tick();
     uint64_t next_hdec_edge_tick();
+    // The host tick before which dec_irq and hdec_irq keep the values of the last clock (the
+    // design's next_edge_ticks from there; time_base::never beyond 2^64). Clocks nothing.
+    uint64_t lines_hold_until_tick() const;
     // Self-timing (default on): arm an sc_event at each edge the RTL reports. The lockstep
     // checker turns it off when it compares predicted edges against a native reference and
     // evaluates the RTL at the reference's edges instead.
