@@ -109,34 +109,45 @@ void lockstep_timer_unit::fail(const std::string& what, uint64_t ref_value, uint
     throw lockstep_mismatch(msg, tick, what, ref_value, dut_value);
 }
 
-void lockstep_timer_unit::compare_edges(const char* after) {
-    if (!m_rtl_dut) return;
+uint64_t lockstep_timer_unit::compare_edges(const char* after) {
+    if (!m_rtl_dut) return 0;
     m_comparisons += 2;
     const uint64_t rd = m_native_ref->dec().next_edge_tick(), dd = m_rtl_dut->next_dec_edge_tick();
     if (rd != dd) fail(std::string("next DEC edge tick after ") + after, rd, dd);
     const uint64_t rh = m_native_ref->hdec().next_edge_tick(),
                    dh = m_rtl_dut->next_hdec_edge_tick();
     if (rh != dh) fail(std::string("next HDEC edge tick after ") + after, rh, dh);
+    return std::min(rd, rh);
+}
+
+// Native reference and RTL unit: a line changes only at an operation (which ends the span) or
+// at an edge (timer-facilities.md §2.2, §3), and both units predicted the same next edges
+// (compare_edges, after every operation and line change). So lines just compared hold until the
+// earlier of `edge` (the reference's next DEC or HDEC edge) and the tick up to which the RTL's
+// last clock says its lines hold (rtl_timer_unit::lines_hold_until_tick): a comparison before
+// then would compare the same values. Other pairs compare at every query; a traced RTL unit is
+// asked at every query, so that its waveform shows each one.
+void lockstep_timer_unit::hold(bool rd, bool rh, uint64_t edge) {
+    m_held_dec = rd;
+    m_held_hdec = rh;
+    if (!m_rtl_dut || m_tracer) return;
+    m_held_from = local_time::now_value();
+    m_held_until = m_tb.value_of(std::min(edge, m_rtl_dut->lines_hold_until_tick()));
 }
 
 // After a state-changing operation: both units evaluate lazily at the current tick, so their
 // lines now are what the next delta cycle would see; they are compared at once, at the caller's
-// (local) time. A change the operation made also reaches on_change() through the units' own
-// reports, which tells the consumers.
-void lockstep_timer_unit::check_after_op() {
+// (local) time, and held. A change the operation made also reaches on_change() through the
+// units' own reports, which tells the consumers.
+void lockstep_timer_unit::check_after_op(uint64_t edge) {
     m_held_until = 0;
     const auto s = sc_core::sc_get_status();
     if (s != sc_core::SC_RUNNING && s != sc_core::SC_PAUSED) return;
-    compare_lines("(assert/deassert tick)", m_ref->dec_pending(), m_ref->hdec_pending());
+    const bool rd = m_ref->dec_pending(), rh = m_ref->hdec_pending();
+    compare_lines("(assert/deassert tick)", rd, rh);
+    hold(rd, rh, edge);
 }
 
-// Native reference and RTL unit: a line can change only at an operation (which ends the span)
-// or at an edge, and both units predicted the same next edges (compare_edges, after every
-// operation and line change). So the lines compared here hold until the earlier of the
-// reference's next DEC and HDEC edges and the tick up to which the RTL's own evaluation says
-// its lines hold (rtl_timer_unit::lines_hold_until_tick): a second comparison before then would
-// compare the same values. Other pairs compare at every query. A traced RTL unit is asked at
-// every query, so that its waveform shows each one.
 void lockstep_timer_unit::query_lines(const char* op, bool hdec) {
     const sc_dt::uint64 now = local_time::now_value();
     if (now >= m_held_from && now < m_held_until) return;
@@ -146,14 +157,10 @@ void lockstep_timer_unit::query_lines(const char* op, bool hdec) {
     result(hdec ? rh : rd);
     compare("dec_pending", rd, dd);
     compare("hdec_pending", rh, dh);
-    m_held_dec = rd;
-    m_held_hdec = rh;
-    if (!m_rtl_dut || m_tracer) return;
-    const uint64_t edge =
-        std::min({m_native_ref->dec().next_edge_tick(), m_native_ref->hdec().next_edge_tick(),
-                  m_rtl_dut->lines_hold_until_tick()});
-    m_held_from = now;
-    m_held_until = m_tb.value_of(edge);  // sc_max_time() beyond what sc_time holds
+    hold(rd, rh,
+         m_rtl_dut
+             ? std::min(m_native_ref->dec().next_edge_tick(), m_native_ref->hdec().next_edge_tick())
+             : 0);
 }
 
 void lockstep_timer_unit::on_change() {
@@ -168,7 +175,7 @@ void lockstep_timer_unit::on_change() {
     m_dec_line = rd;
     m_hdec_line = rh;
     compare_lines("(assert/deassert tick)", rd, rh);
-    compare_edges("an edge");
+    hold(rd, rh, compare_edges("an edge"));
     // Consumers see the reference's lines: tell them only when those changed.
     if (changed) m_changed.notify();
 }
@@ -179,8 +186,7 @@ void lockstep_timer_unit::write_dec(uint64_t value) {
     log("write_dec", value, true);
     m_ref->write_dec(value);
     m_dut->write_dec(value);
-    compare_edges("write_dec");
-    check_after_op();
+    check_after_op(compare_edges("write_dec"));
 }
 
 uint64_t lockstep_timer_unit::read_dec() {
@@ -195,8 +201,7 @@ void lockstep_timer_unit::write_hdec(uint64_t value) {
     log("write_hdec", value, true);
     m_ref->write_hdec(value);
     m_dut->write_hdec(value);
-    compare_edges("write_hdec");
-    check_after_op();
+    check_after_op(compare_edges("write_hdec"));
 }
 
 uint64_t lockstep_timer_unit::read_hdec() {
@@ -211,8 +216,7 @@ void lockstep_timer_unit::set_lpcr(bool ld, bool hdice) {
     log("set_lpcr", (ld ? 2u : 0u) | (hdice ? 1u : 0u), true);
     m_ref->set_lpcr(ld, hdice);
     m_dut->set_lpcr(ld, hdice);
-    compare_edges("set_lpcr");
-    check_after_op();
+    check_after_op(compare_edges("set_lpcr"));
 }
 
 bool lockstep_timer_unit::dec_pending() {
@@ -229,8 +233,7 @@ void lockstep_timer_unit::ack_hdec() {
     log("ack_hdec", 0, false);
     m_ref->ack_hdec();
     m_dut->ack_hdec();
-    compare_edges("ack_hdec");
-    check_after_op();
+    check_after_op(compare_edges("ack_hdec"));
 }
 
 }  // namespace nestvp

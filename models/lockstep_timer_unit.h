@@ -99,11 +99,14 @@ private:
     };
 
     void on_change();  // SC_METHOD: either unit reported a pending change
-    void check_after_op();
+    void check_after_op(uint64_t edge);
     // A pending query: the held lines, or both units' lines compared and held anew.
     void query_lines(const char* op, bool hdec);
-    // Native reference and RTL unit: compare the predicted next DEC and HDEC edge ticks.
-    void compare_edges(const char* after);
+    // Holds the lines just compared (native reference and RTL unit), up to `edge` at most.
+    void hold(bool rd, bool rh, uint64_t edge);
+    // Native reference and RTL unit: compare the predicted next DEC and HDEC edge ticks;
+    // returns the earlier (0 for other pairs).
+    uint64_t compare_edges(const char* after);
     void log(const char* op, uint64_t arg, bool has_arg);
     void result(uint64_t value);
     // Compares one value; throws lockstep_mismatch (with the history) when they differ.
@@ -127,7 +130,7 @@ private:
     bool m_failed = false;
     // Native reference and RTL unit: the lines last compared at a query, held over
     // [m_held_from, m_held_until) (sc_time values): up to the earlier of the next DEC and HDEC
-    // edges both units predicted (compare_edges). An operation ends the span.
+    // edges both units predicted (compare_edges). An operation or change report ends the span.
     bool m_held_dec = false, m_held_hdec = false;
     sc_dt::uint64 m_held_from = 0, m_held_until = 0;
     sc_core::sc_event m_changed;
