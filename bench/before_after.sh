@@ -40,7 +40,8 @@ for policy in no-cancel cancel; do
         i=$((i + 1))
     done
 done
-python3 - "$work" "$old" "$(git -C "$here" rev-parse --short HEAD)" <<'PY'
+# The new build's label: HEAD, marked -dirty when the tree has changes the build may hold.
+python3 - "$work" "$old" "$(git -C "$here" describe --always --dirty --abbrev=7)" <<'PY'
 import os, statistics, sys
 work, old, new = sys.argv[1:4]
 def load(tag, policy):
