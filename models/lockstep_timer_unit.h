@@ -9,8 +9,9 @@
 // With a native reference and an RTL unit it also compares the predicted next edge ticks
 // after every operation and edge, and then lets the reference's edges time the RTL (no
 // sc_event of its own), which halves the kernel work of the pair. Between two edges neither
-// unit's lines can change without an operation, so the lines compared at a query are held
-// (and returned without asking again) until the earlier predicted edge or the next operation.
+// unit's lines can change without an operation, so compared lines are held (and returned
+// to pending queries without asking again) until the earlier predicted edge or the next
+// operation.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -128,9 +129,10 @@ private:
     bool m_dec_line = false, m_hdec_line = false;
     uint64_t m_comparisons = 0;
     bool m_failed = false;
-    // Native reference and RTL unit: the lines last compared at a query, held over
-    // [m_held_from, m_held_until) (sc_time values): up to the earlier of the next DEC and HDEC
-    // edges both units predicted (compare_edges). An operation or change report ends the span.
+    // Native reference and RTL unit: the lines last compared (at a query, after an operation,
+    // at a change report), held over [m_held_from, m_held_until) (sc_time values): up to the
+    // earlier of the next DEC and HDEC edges both units predicted (compare_edges). The next
+    // operation or change report ends the span.
     bool m_held_dec = false, m_held_hdec = false;
     sc_dt::uint64 m_held_from = 0, m_held_until = 0;
     sc_core::sc_event m_changed;
