@@ -316,7 +316,7 @@ void rtl_timer_unit::set_lpcr(bool ld, bool hdice) {
 // with a waveform keeps clocking at every access, so that its VCD shows each one.
 bool rtl_timer_unit::lines_hold() const {
     const uint64_t now = m_tb.ticks();
-    return !m_impl->vcd && (now <= m_last_tick || now - m_last_tick < m_impl->top.next_edge_ticks);
+    return !m_impl->vcd && (now <= m_last_tick || now < lines_hold_until_tick());
 }
 
 uint64_t rtl_timer_unit::lines_hold_until_tick() const {
