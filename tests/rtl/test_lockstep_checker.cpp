@@ -193,6 +193,31 @@ TEST(LockstepChecker, ComparesPredictedEdgesOfNativeAndRtl) {
     }
 }
 
+// Native reference and RTL unit: lines compared after a write are held only up to the next
+// edge. A thread that wakes at the edge's own time runs before the change report reaches the
+// checker (the report is a delta notification of the edge method), so the held span itself
+// must end there: the query sees the new level (timer-facilities.md §2.2).
+TEST(LockstepChecker, HeldLinesEndAtTheEdgeTick) {
+    NESTVP_SC_TEST_GUARD();
+    time_base tb("tb");
+    timer_unit_options o;
+    o.impl = "lockstep";
+    auto u = make_timer_unit("ls", tb, o);
+    auto& ls = dynamic_cast<lockstep_timer_unit&>(*u);
+    bool before = true, at = false;
+    sc_core::sc_spawn([&] {
+        ls.write_dec(10);  // 0 -> -1 eleven ticks later
+        const uint64_t edge = tb.ticks() + 11;
+        before = ls.dec_pending();
+        sc_core::wait(tb.time_of(edge) - sc_core::sc_time_stamp());
+        at = ls.dec_pending();
+    });
+    sc_start(tb.time_of(20));
+    EXPECT_FALSE(before);
+    EXPECT_TRUE(at);
+    EXPECT_FALSE(ls.failed());
+}
+
 // A unit maker that returns nothing is a clear error.
 TEST(LockstepChecker, NullUnitIsAnError) {
     NESTVP_SC_TEST_GUARD();
