@@ -214,6 +214,11 @@ void rtl_timer_unit::clock() {
     t.pm_enter = 0;
 }
 
+void rtl_timer_unit::evaluate() {
+    m_impl->top.eval();  // clk stays high: no edge, the combinational logic only
+    if (m_impl->vcd && m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
+}
+
 void rtl_timer_unit::sync() {
     const uint64_t now = m_tb.ticks();
     if (now <= m_last_tick) return;
@@ -305,7 +310,10 @@ void rtl_timer_unit::set_lpcr(bool ld, bool hdice) {
     if (static_cast<bool>(t.lpcr_ld) != ld || static_cast<bool>(t.lpcr_hdice) != hdice) {
         t.lpcr_ld = ld;
         t.lpcr_hdice = hdice;
-        clock();
+        // LD and HDICE feed only combinational logic and the next clock's HDEC latch enable
+        // (decrementer_unit.v): a clock with no ticks and no strobes would leave every register
+        // as it is, so the outputs are evaluated without one.
+        evaluate();
     }
     settle();
 }

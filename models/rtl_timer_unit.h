@@ -83,6 +83,7 @@ private:
     void sync();              // advance the RTL to the current host tick (one evaluation if needed)
     void settle();            // after an operation: notify a pending change, re-arm the edge event
     void clock();             // one RTL clock cycle with the inputs as set
+    void evaluate();          // the outputs after an input change, without a clock edge
     bool lines_hold() const;  // dec_irq and hdec_irq cannot have changed since the last clock
 
     time_base& m_tb;
