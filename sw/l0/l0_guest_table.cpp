@@ -174,7 +174,10 @@ hcall_result l0_guest_table::end_run(uint64_t guest, uint64_t vcpu, uint64_t exi
     // Written in place rather than through a gsb_builder (a second ID check and two inserts per
     // element: 5.7 % more instructions on the reference run): the buffer is built per exit.
     std::vector<uint8_t>& out = m_out;
-    if (out.size() < largest_run_output()) out.resize(largest_run_output());
+    // Room for a whole value array past the last element: each value is copied at its fixed
+    // size (one inlined move, not a library call per element), and `at` counts only `len`.
+    const size_t room = largest_run_output() + sizeof(gsb_value::bytes);
+    if (out.size() < room) out.resize(room);
     size_t at = GSB_HEADER_SIZE;
     store_be32(out.data(), static_cast<uint32_t>(ids.size()));
     gsb_value scratch;
@@ -185,7 +188,7 @@ hcall_result l0_guest_table::end_run(uint64_t guest, uint64_t vcpu, uint64_t exi
         const gsb_value* stored = info && info->thread_wide() ? v->values.find(id) : nullptr;
         const gsb_value& val = stored ? *stored : value_ref(*g, v, id, scratch);
         gsb_put_element_header(&out[at], id, val.len);
-        std::memcpy(&out[at + GSB_ELEMENT_HEADER_SIZE], val.bytes.data(), val.len);
+        std::memcpy(&out[at + GSB_ELEMENT_HEADER_SIZE], val.bytes.data(), sizeof val.bytes);
         at += GSB_ELEMENT_HEADER_SIZE + val.len;
     }
     if (at > out_size) return rc(H_OUTPUT_BUFFER_TOO_SMALL, exit_vector);

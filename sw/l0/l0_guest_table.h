@@ -142,7 +142,7 @@ private:
     // README.md, profile). Contents never outlive one call.
     std::vector<uint8_t> m_buf;
     std::vector<gsb_element> m_elems;
-    std::vector<uint8_t> m_out;  // the run-output buffer, largest_run_output() bytes
+    std::vector<uint8_t> m_out;  // the run-output buffer: largest_run_output() bytes and a value
     std::vector<uint16_t> m_out_ids;
 };
 
