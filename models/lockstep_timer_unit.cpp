@@ -149,8 +149,6 @@ void lockstep_timer_unit::check_after_op(uint64_t edge) {
 }
 
 void lockstep_timer_unit::query_lines(const char* op, bool hdec) {
-    const sc_dt::uint64 now = local_time::now_value();
-    if (now >= m_held_from && now < m_held_until) return;
     log(op, 0, false);
     const bool rd = m_ref->dec_pending(), dd = m_dut->dec_pending();
     const bool rh = m_ref->hdec_pending(), dh = m_dut->hdec_pending();
@@ -217,16 +215,6 @@ void lockstep_timer_unit::set_lpcr(bool ld, bool hdice) {
     m_ref->set_lpcr(ld, hdice);
     m_dut->set_lpcr(ld, hdice);
     check_after_op(compare_edges("set_lpcr"));
-}
-
-bool lockstep_timer_unit::dec_pending() {
-    query_lines("dec_pending", false);
-    return m_held_dec;
-}
-
-bool lockstep_timer_unit::hdec_pending() {
-    query_lines("hdec_pending", true);
-    return m_held_hdec;
 }
 
 void lockstep_timer_unit::ack_hdec() {
