@@ -21,6 +21,8 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_irq("irq"),
       m_tbr(owner.tb()),
       m_wake("wake"),
+      m_horizon("horizon"),
+      m_horizon_units(sc_core::sc_time(horizon_seconds, sc_core::SC_SEC).value()),
       m_units_per_second(1.0 / sc_core::sc_get_time_resolution().to_seconds()),
       m_resolution_fs(local_time::resolution_fs()) {
     // The core's SMT table has one entry per thread it can run (core.h).
@@ -31,6 +33,8 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
     m_irq.timer_lines.bind(
         *m_timers);  // the thread is the platform of its unit and exception logic
     m_irq.set_waker(m_wake);
+    m_wake_or_horizon |= m_wake;
+    m_wake_or_horizon |= m_horizon;
     m_core.attach(*this, *this);
     m_hcall_ext = new hcall_extension;
     m_hcall_gp.set_extension(m_hcall_ext);  // the payload frees it

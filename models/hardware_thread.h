@@ -191,6 +191,10 @@ private:
         return local_time::seconds_of(units, m_resolution_fs);
     }
     void account_segment(sc_dt::uint64 now);
+    // The next timed wake of the waiting segment: its deadline, or for a long segment the
+    // horizon before it (below).
+    void rearm(sc_dt::uint64 now);
+    void arm_horizon(sc_dt::uint64 at);
     // The core re-rated its threads: a waiting segment is split at `at` (core.h).
     void rerated(sc_dt::uint64 at) override;
     accounting current_accounting() const;
@@ -215,8 +219,19 @@ private:
     // What compute() and spin_for() wait on: the segment's deadline (a timed notification),
     // the exception logic's deliverable changes, and a re-rate that ends the segment.
     sc_core::sc_event m_wake;
-    const double m_units_per_second;  // SystemC time-value units per second (fixed)
-    const double m_resolution_fs;     // local_time::resolution_fs()
+    // A segment longer than the horizon (arithoh's chunks: hundreds of ms) is not given its
+    // deadline as a notification of `wake`: every re-rate that moves it earlier, and every
+    // interrupt, would leave a dead entry in the kernel's timed queue until the old deadline.
+    // It waits on `wake` or `horizon`, which is armed at most one horizon ahead and re-armed
+    // when it fires alone (nothing acted; docs/hardware-thread.md). Host speed only: no result
+    // depends on it.
+    static constexpr double horizon_seconds = 1e-3;
+    sc_core::sc_event m_horizon;
+    sc_core::sc_event_or_list m_wake_or_horizon;
+    sc_dt::uint64 m_horizon_units;                   // horizon_seconds in time-value units
+    sc_dt::uint64 m_horizon_at = ~sc_dt::uint64{0};  // its pending notification, if any
+    const double m_units_per_second;                 // SystemC time-value units per second (fixed)
+    const double m_resolution_fs;                    // local_time::resolution_fs()
 
     tlm::tlm_generic_payload m_hcall_gp;  // the hcall transaction, reused (hcall())
     hcall_extension* m_hcall_ext;         // its extension (owned by the payload)
@@ -238,6 +253,7 @@ private:
         double* remaining = nullptr;  // the caller's cycles left (infinite for spin_for)
         double* done = nullptr;       // the caller's cycles retired
         const std::function<bool()>* stop = nullptr;  // spin_for's condition
+        bool long_wait = false;  // longer than the horizon: timed wakes through m_horizon
     } m_seg;
 };
 

@@ -57,31 +57,62 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
     // offset is folded in: the segment starts at local time, and nothing can wake the thread
     // before that.
     const sc_dt::uint64 start = local_time::fold();
-    m_seg = segment{true,  false, current_accounting(), rate, start, start + units, &remaining,
-                    &done, stop};
+    m_seg = segment{true,  false, current_accounting(),   rate, start, start + units, &remaining,
+                    &done, stop,  units > m_horizon_units};
     m_wake.cancel();
-    m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - local_time::kernel_now_value()));
+    rearm(local_time::kernel_now_value());
     m_wake_at.set(m_seg.deadline);
     for (;;) {
-        sc_core::wait(m_wake);
-        const sc_dt::uint64 now = local_time::kernel_now_value();
+        const sc_dt::uint64 now = [&] {
+            if (!m_seg.long_wait) {
+                sc_core::wait(m_wake);
+                return local_time::kernel_now_value();
+            }
+            // The horizon alone woke it: nothing acted (an interrupt, a re-rate that ends the
+            // segment and the deadline... come through `wake`), so it re-arms and waits on
+            // without asking anything; at the deadline the horizon is the deadline.
+            for (;;) {
+                sc_core::wait(m_wake_or_horizon);
+                const sc_dt::uint64 t = local_time::kernel_now_value();
+                if (m_wake.triggered() || t >= m_seg.deadline) return t;
+                rearm(t);
+            }
+        }();
         if (now < m_seg.start) {
             // A notification made before a sibling re-rated this segment at its local time
             // (rerated()): nothing of this core can act before the segment's new start.
             if (m_irq.pending_vector())
                 throw std::logic_error(std::string(name()) + ": woken before its local time");
-            m_wake.notify(
-                sc_core::sc_time::from_value((m_seg.ended ? m_seg.start : m_seg.deadline) - now));
+            rearm(now);
             continue;
         }
         if (m_seg.ended || now >= m_seg.deadline || m_irq.pending_vector()) break;
         // Woken for nothing: the same deadline (a pending notification for it stays, one
         // replaced by the wake-up is made again).
-        m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - now));
+        rearm(now);
     }
     m_wake_at.set(~sc_dt::uint64{0});
     if (!m_seg.ended) account_segment(local_time::kernel_now_value());
     m_seg.active = false;
+}
+
+void hardware_thread::rearm(sc_dt::uint64 now) {
+    if (m_seg.ended)  // by a re-rate at its new start
+        m_wake.notify(sc_core::sc_time::from_value(m_seg.start - now));
+    else if (m_seg.long_wait)
+        arm_horizon(std::min(m_seg.deadline, now + m_horizon_units));
+    else
+        m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - now));
+}
+
+// As SystemC does with one event: an earlier time replaces the pending notification, a later
+// one is dropped (the pending one fires first and re-arms).
+void hardware_thread::arm_horizon(sc_dt::uint64 at) {
+    const sc_dt::uint64 kernel = local_time::kernel_now_value();
+    if (m_horizon_at <= kernel) m_horizon_at = ~sc_dt::uint64{0};  // it has fired
+    if (at >= m_horizon_at) return;
+    m_horizon_at = at;
+    m_horizon.notify(sc_core::sc_time::from_value(at - kernel));
 }
 
 void hardware_thread::rerated(sc_dt::uint64 at) {
@@ -121,7 +152,9 @@ void hardware_thread::rerated(sc_dt::uint64 at) {
     // would leave a dead entry in the kernel's timed queue at every re-rate, and the next
     // re-rate usually comes first; if the old time comes, the thread re-arms (woken for
     // nothing, above).
-    if (m_seg.deadline < earlier)
+    if (m_seg.long_wait)
+        arm_horizon(std::min(m_seg.deadline, at + m_horizon_units));
+    else if (m_seg.deadline < earlier)
         m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - kernel));
 }
 

@@ -94,3 +94,72 @@ TEST(smt_sharing, a_thread_beyond_the_table_is_refused) {
             << e.what();
     }
 }
+
+// A segment longer than the thread's wake horizon (1 ms, models/hardware_thread.h) ends at its
+// deadline, not at the horizon after it: 10.5 ms alone at 1 GHz.
+TEST(smt_sharing, a_long_segment_ends_at_its_deadline_between_horizons) {
+    NESTVP_SC_TEST_GUARD();
+    nestvp::core c("core", clock_hz, {1.0}, 512000000);
+    nestvp::hardware_thread t("t", c, 0, {});
+    sc_core::sc_time finished;
+    double done = 0;
+    sc_core::sc_spawn([&] {
+        t.set_active(true);
+        done = t.compute(1.05e7).done;
+        finished = sc_core::sc_time_stamp();
+    });
+    sc_core::sc_start(sc_core::sc_time(30, sc_core::SC_MS));
+    EXPECT_DOUBLE_EQ(done, 1.05e7);
+    EXPECT_EQ(finished, sc_core::sc_time(10.5, sc_core::SC_MS));
+}
+
+// A segment longer than the thread's wake horizon is re-rated
+// many times and still ends at the piecewise-exact time: (1.0, 0.5) table, low share 0.5, so t0
+// runs at 0.5 GHz while t1 is normal and at 0.75 GHz while t1 is low; t1 toggles every 0.5 ms.
+// 16 periods of 1 ms retire 1e7 cycles; the last 1e5 at 0.5 GHz take 0.2 ms more.
+TEST(smt_sharing, a_long_segment_re_rated_many_times_ends_exactly) {
+    NESTVP_SC_TEST_GUARD();
+    nestvp::core c{"core", clock_hz, {1.0, 0.5}, 512000000, 0.5};
+    nestvp::hardware_thread t0{"t0", c, 0, {}};
+    nestvp::hardware_thread t1{"t1", c, 1, {}};
+    sc_core::sc_time finished;
+    double done = 0;
+    sc_core::sc_spawn([&] {
+        t0.set_active(true);
+        done = t0.compute(1e7 + 1e5).done;
+        finished = sc_core::sc_time_stamp();
+    });
+    sc_core::sc_spawn([&] {
+        t1.set_active(true);
+        for (int i = 0; i < 40; ++i) {
+            sc_core::wait(500, sc_core::SC_US);
+            t1.set_low_priority(i % 2 == 0);
+        }
+    });
+    sc_core::sc_start(sc_core::sc_time(30, sc_core::SC_MS));
+    EXPECT_DOUBLE_EQ(done, 1e7 + 1e5);
+    EXPECT_NEAR(finished.to_seconds(), 16.2e-3, 1e-12);
+}
+
+// An interrupt ends a segment longer than the horizon at its own time, not at a horizon.
+TEST(smt_sharing, an_interrupt_ends_a_long_segment_at_its_time) {
+    NESTVP_SC_TEST_GUARD();
+    nestvp::core c("core", clock_hz, {1.0}, 512000000);
+    nestvp::hardware_thread t("t", c, 0, {});
+    double done = -1;
+    bool interrupted = false;
+    sc_core::sc_time at;
+    sc_core::sc_spawn([&] {
+        t.set_active(true);
+        t.irq().set_msr(nestvp::msr::sf | nestvp::msr::ee);
+        t.timers().write_dec(2559999);  // 0 -> -1 after 2,560,000 ticks = 5 ms at 512 MHz
+        const auto r = t.compute(1e8);  // 100 ms at 1 GHz
+        done = r.done;
+        interrupted = r.interrupted;
+        at = sc_core::sc_time_stamp();
+    });
+    sc_core::sc_start(sc_core::sc_time(200, sc_core::SC_MS));
+    EXPECT_TRUE(interrupted);
+    EXPECT_EQ(at, sc_core::sc_time(5, sc_core::SC_MS));
+    EXPECT_NEAR(done, 5e6, 2.0);
+}
