@@ -23,7 +23,8 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_wake("wake"),
       m_horizon("horizon"),
       m_horizon_units(sc_core::sc_time(horizon_seconds, sc_core::SC_SEC).value()),
-      m_units_per_second(1.0 / sc_core::sc_get_time_resolution().to_seconds()),
+      m_resolution_s(sc_core::sc_get_time_resolution().to_seconds()),
+      m_units_per_second(1.0 / m_resolution_s),
       m_resolution_fs(local_time::resolution_fs()) {
     // The core's SMT table has one entry per thread it can run (core.h).
     if (index >= owner.max_threads())

@@ -230,6 +230,7 @@ private:
     sc_core::sc_event_or_list m_wake_or_horizon;
     sc_dt::uint64 m_horizon_units;                   // horizon_seconds in time-value units
     sc_dt::uint64 m_horizon_at = ~sc_dt::uint64{0};  // its pending notification, if any
+    const double m_resolution_s;                     // the time resolution in seconds (fixed)
     const double m_units_per_second;                 // SystemC time-value units per second (fixed)
     const double m_resolution_fs;                    // local_time::resolution_fs()
 

@@ -11,9 +11,19 @@
 
 namespace nestvp {
 
+namespace {
+// static_cast<uint64>(std::ceil(x)) without the libm call (the baseline x86-64 target has no
+// rounding instruction): the same integer for every x in [0, 2^63), which holds the integer
+// part exactly; std::ceil otherwise.
+sc_dt::uint64 ceil_units(double x) {
+    if (!(x >= 0.0 && x < 9.2e18)) return static_cast<sc_dt::uint64>(std::ceil(x));
+    const auto t = static_cast<sc_dt::uint64>(x);  // truncation: floor for x >= 0
+    return static_cast<double>(t) < x ? t + 1 : t;
+}
+}  // namespace
+
 sc_dt::uint64 hardware_thread::segment_units(double cycles, double rate) const {
-    static const double resolution = sc_core::sc_get_time_resolution().to_seconds();  // fixed
-    return static_cast<sc_dt::uint64>(std::ceil(cycles / rate / resolution));
+    return ceil_units(cycles / rate / m_resolution_s);
 }
 
 // Retires the waiting segment's cycles from its start to `now`, at its rate (at most the
@@ -213,8 +223,7 @@ sc_dt::uint64 hardware_thread::step_time() const {
     const sc_dt::uint64 now = local_time::now_value();
     if (m_owed <= 0) return now;
     // The same rounding as compute()'s segments.
-    return now + static_cast<sc_dt::uint64>(
-                     std::ceil(m_owed * m_units_per_second / m_core.thread_rate(m_index)));
+    return now + ceil_units(m_owed * m_units_per_second / m_core.thread_rate(m_index));
 }
 
 }  // namespace nestvp
