@@ -184,7 +184,7 @@ private:
         if (m_trace_hook) m_trace_hook();
     }
     void dispatch_interrupt();
-    void busy_segment(sc_dt::uint64 units, double& remaining, double& done, unsigned& delta_waits,
+    void busy_segment(sc_dt::uint64 units, double& remaining, double& done,
                       const std::function<bool()>* stop);
     sc_dt::uint64 segment_units(double cycles, double rate) const;
     double seconds_of(sc_dt::uint64 units) const {

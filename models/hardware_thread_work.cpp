@@ -40,7 +40,7 @@ void hardware_thread::account_segment(sc_dt::uint64 now) {
 // ending early at a pending interrupt, or at a re-rate after which the caller's loop stops
 // (rerated()). Retired cycles go to `remaining` (which caps them) and `done`.
 void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, double& done,
-                                   unsigned& delta_waits, const std::function<bool()>* stop) {
+                                   const std::function<bool()>* stop) {
     const double rate = m_core.thread_rate(m_index);
     if (local_time::try_advance(units, m_core, m_wake_at)) {
         // Exact: no activity is pending before the segment ends (models/local_time.h), so
@@ -49,18 +49,6 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
         m_cycles[current_accounting()] += d;
         remaining -= d;
         done += d;
-        return;
-    }
-    // Only activity at the current time (delta notifications, e.g. a timer line change
-    // this thread made) stopped it: let that run, then try again. Exact: the slow path
-    // below would let it run too, before the deadline. Bounded, so that a process that
-    // notifies itself at one instant cannot hold the thread.
-    if (local_time::enabled() && !local_time::ahead() && delta_waits < 4 &&
-        local_time::pending_activity_now()) {
-        ++delta_waits;
-        m_wake_at.set(local_time::kernel_now_value());  // siblings must not pass this instant
-        sc_core::wait(sc_core::SC_ZERO_TIME);
-        m_wake_at.set(~sc_dt::uint64{0});
         return;
     }
     // Wait for the deadline, or an interrupt, or a re-rate that ends the segment. A run-ahead
@@ -173,14 +161,13 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
     double remaining = cycles + m_owed;  // charged steps are retired with this work
     m_owed = 0;
     trace();
-    unsigned delta_waits = 0;
     while (remaining > 1e-6) {
         if (m_irq.pending_vector()) {
             r.interrupted = true;
             break;
         }
         busy_segment(segment_units(remaining, m_core.thread_rate(m_index)), remaining, r.done,
-                     delta_waits, nullptr);
+                     nullptr);
     }
     m_wake.cancel();
     trace();
@@ -191,7 +178,6 @@ bool hardware_thread::spin_for(const sc_core::sc_time& d, const std::function<bo
     settle();
     trace();
     const sc_dt::uint64 end = local_time::now_value() + d.value();
-    unsigned delta_waits = 0;
     double uncapped = std::numeric_limits<double>::infinity(), done = 0;
     for (;;) {
         if (m_irq.pending_vector()) {
@@ -201,7 +187,7 @@ bool hardware_thread::spin_for(const sc_core::sc_time& d, const std::function<bo
         if (stop()) break;
         const sc_dt::uint64 now = local_time::now_value();
         if (now >= end) break;
-        busy_segment(end - now, uncapped, done, delta_waits, &stop);
+        busy_segment(end - now, uncapped, done, &stop);
     }
     m_wake.cancel();
     trace();

@@ -147,6 +147,7 @@ TEST(run_ahead, a_process_that_yields_while_ahead_is_caught) {
     sc_core::sc_event never;
     std::string caught;
     sc_core::sc_spawn([&] {
+        sc_core::wait(sc_core::SC_ZERO_TIME);  // t1 waits by then: nothing pending, t0 runs ahead
         t0.set_active(true);
         t0.compute(1e3);
         sc_core::wait(never);  // wrong: waits without local_time::sync()
