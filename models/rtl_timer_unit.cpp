@@ -203,6 +203,7 @@ void rtl_timer_unit::clock() {
     t.eval();
     ++m_evaluations;
     ++s_total_evaluations;
+    m_settled = false;
     m_ticks_skipped += t.adv;
     s_total_ticks_skipped += t.adv;
     if (m_impl->vcd && m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
@@ -216,6 +217,7 @@ void rtl_timer_unit::clock() {
 
 void rtl_timer_unit::evaluate() {
     m_impl->top.eval();  // clk stays high: no edge, the combinational logic only
+    m_settled = false;
     if (m_impl->vcd && m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
 }
 
@@ -233,6 +235,10 @@ void rtl_timer_unit::sync() {
 }
 
 void rtl_timer_unit::settle() {
+    // Nothing was evaluated and no edge fired since the last settle: the lines and the next
+    // edge are what it left (the lockstep checker asks for the edges after each operation).
+    if (m_settled) return;
+    m_settled = !systemc_elaborating();  // start_of_simulation() settles again
     auto& t = m_impl->top;
     const bool d = t.dec_irq, h = t.hdec_irq;
     if (d != m_dec_irq || h != m_hdec_irq) {
@@ -253,12 +259,14 @@ void rtl_timer_unit::settle() {
 void rtl_timer_unit::start_of_simulation() {
     if (m_impl->vcd && !m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
     sync();
+    m_settled = false;
     settle();
 }
 
 void rtl_timer_unit::on_edge() {
     m_edges.disarm();  // the notification has fired
     sync();
+    m_settled = false;  // re-aim even if nothing was clocked
     settle();
 }
 
@@ -374,6 +382,7 @@ void rtl_timer_unit::set_self_timed(bool on) {
     if (!on) {
         m_edges.cancel();
     } else {
+        m_settled = false;
         settle();
     }
 }

@@ -91,6 +91,7 @@ private:
     uint64_t m_last_tick = 0;
     edge_scheduler m_edges;  // the next edge the RTL reports, one pending notification
     bool m_self_timed = true;
+    bool m_settled = false;  // settle() has seen the last evaluation (and edge)
     bool m_dec_irq = false;
     bool m_hdec_irq = false;
     uint64_t m_evaluations = 0;
