@@ -66,9 +66,9 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
                 sc_core::wait(m_wake);
                 return local_time::kernel_now_value();
             }
-            // The horizon alone woke it: nothing acted (an interrupt, a re-rate that ends the
-            // segment and the deadline... come through `wake`), so it re-arms and waits on
-            // without asking anything; at the deadline the horizon is the deadline.
+            // The horizon alone woke it before the deadline: nothing acted (an interrupt, a
+            // re-rate that ends the segment and a stale notification come through `wake`), so
+            // it re-arms and waits on without asking anything. The last horizon is the deadline.
             for (;;) {
                 sc_core::wait(m_wake_or_horizon);
                 const sc_dt::uint64 t = local_time::kernel_now_value();
