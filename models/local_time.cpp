@@ -45,14 +45,11 @@ bool try_advance(sc_dt::uint64 dt, const wake_source& core, wake_slot& slot) {
     } else {
         // Only the first advance asks: while ahead, rule 3 (docs/local-time.md) keeps this
         // process from making activity at the current time, and no other process runs.
-        if (detail::g_ahead == 0) {
-            if (pending_activity_now()) return false;
-        } else {
-#ifndef NDEBUG  // checked in the Debug (sanitizer) build
-            if (pending_activity_now())
-                throw std::logic_error("local_time: activity made at the current time while ahead");
+        if (detail::g_ahead == 0 && pending_activity_now()) return false;
+#ifndef NDEBUG  // the Debug (sanitizer) build checks that rule
+        if (detail::g_ahead != 0 && pending_activity_now())
+            throw std::logic_error("local_time: activity made at the current time while ahead");
 #endif
-        }
         // The cached bound may lie below the core's next wake: only a failure asks again.
         bound = core.next_wake_bound();
         if (end >= bound) bound = core.next_wake();
