@@ -191,8 +191,9 @@ private:
         return local_time::seconds_of(units, m_resolution_fs);
     }
     void account_segment(sc_dt::uint64 now);
-    // The next timed wake of the waiting segment: its deadline, or for a long segment the
-    // horizon before it (below).
+    sc_dt::uint64 wait_wake();
+    // The next timed wake of the waiting segment, from SystemC time `now`: its deadline, or for
+    // a long segment the horizon before it (below).
     void rearm(sc_dt::uint64 now);
     void arm_horizon(sc_dt::uint64 at);
     // The core re-rated its threads: a waiting segment is split at `at` (core.h).

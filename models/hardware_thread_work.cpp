@@ -61,21 +61,7 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
     rearm(local_time::kernel_now_value());
     m_wake_at.set(m_seg.deadline);
     for (;;) {
-        const sc_dt::uint64 now = [&] {
-            if (!m_seg.long_wait) {
-                sc_core::wait(m_wake);
-                return local_time::kernel_now_value();
-            }
-            // The horizon alone woke it before the deadline: nothing acted (an interrupt, a
-            // re-rate that ends the segment and a stale notification come through `wake`), so
-            // it re-arms and waits on without asking anything. The last horizon is the deadline.
-            for (;;) {
-                sc_core::wait(m_wake_or_horizon);
-                const sc_dt::uint64 t = local_time::kernel_now_value();
-                if (m_wake.triggered() || t >= m_seg.deadline) return t;
-                rearm(t);
-            }
-        }();
+        const sc_dt::uint64 now = wait_wake();
         if (now < m_seg.start) {
             // A notification made before a sibling re-rated this segment at its local time
             // (rerated()): nothing of this core can act before the segment's new start.
@@ -92,6 +78,23 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
     m_wake_at.set(~sc_dt::uint64{0});
     if (!m_seg.ended) account_segment(local_time::kernel_now_value());
     m_seg.active = false;
+}
+
+// Waits for `wake`, and returns SystemC time. A long segment also wakes at its horizon: woken
+// by that alone before the deadline, nothing acted (an interrupt, a re-rate that ends the
+// segment and a stale notification come through `wake`), so it re-arms and waits on without
+// asking anything. The last horizon is the deadline.
+sc_dt::uint64 hardware_thread::wait_wake() {
+    if (!m_seg.long_wait) {
+        sc_core::wait(m_wake);
+        return local_time::kernel_now_value();
+    }
+    for (;;) {
+        sc_core::wait(m_wake_or_horizon);
+        const sc_dt::uint64 now = local_time::kernel_now_value();
+        if (m_wake.triggered() || now >= m_seg.deadline) return now;
+        rearm(now);
+    }
 }
 
 void hardware_thread::rearm(sc_dt::uint64 now) {
@@ -149,11 +152,8 @@ void hardware_thread::rerated(sc_dt::uint64 at) {
     // An earlier deadline replaces the pending notification. A later one keeps it: moving it
     // would leave a dead entry in the kernel's timed queue at every re-rate, and the next
     // re-rate usually comes first; if the old time comes, the thread re-arms (woken for
-    // nothing, above).
-    if (m_seg.long_wait)
-        arm_horizon(std::min(m_seg.deadline, at + m_horizon_units));
-    else if (m_seg.deadline < earlier)
-        m_wake.notify(sc_core::sc_time::from_value(m_seg.deadline - kernel));
+    // nothing, above). A long segment's horizon moves only if the deadline is nearer.
+    if (m_seg.long_wait || m_seg.deadline < earlier) rearm(kernel);
 }
 
 hardware_thread::compute_result hardware_thread::compute(double cycles) {
