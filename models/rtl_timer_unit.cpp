@@ -203,10 +203,9 @@ void rtl_timer_unit::clock() {
     t.eval();
     ++m_evaluations;
     ++s_total_evaluations;
-    m_settled = false;
     m_ticks_skipped += t.adv;
     s_total_ticks_skipped += t.adv;
-    if (m_impl->vcd && m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
+    evaluated();
     t.rst = 0;
     t.adv = 0;
     t.wr_dec = 0;
@@ -217,6 +216,11 @@ void rtl_timer_unit::clock() {
 
 void rtl_timer_unit::evaluate() {
     m_impl->top.eval();  // clk stays high: no edge, the combinational logic only
+    evaluated();
+}
+
+// After any evaluation: the next settle() has work, and a waveform samples the ports.
+void rtl_timer_unit::evaluated() {
     m_settled = false;
     if (m_impl->vcd && m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
 }
@@ -235,8 +239,8 @@ void rtl_timer_unit::sync() {
 }
 
 void rtl_timer_unit::settle() {
-    // Nothing was evaluated and no edge fired since the last settle: the lines and the next
-    // edge are what it left (the lockstep checker asks for the edges after each operation).
+    // Nothing was evaluated since the last settle: the lines and the next edge are what it left
+    // (the lockstep checker asks for the edges after each operation).
     if (m_settled) return;
     m_settled = !systemc_elaborating();  // start_of_simulation() settles again
     auto& t = m_impl->top;
@@ -256,18 +260,21 @@ void rtl_timer_unit::settle() {
     m_edges.aim(absolute(m_last_tick, t.next_edge_ticks));
 }
 
+void rtl_timer_unit::resettle() {
+    m_settled = false;
+    settle();
+}
+
 void rtl_timer_unit::start_of_simulation() {
     if (m_impl->vcd && !m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
     sync();
-    m_settled = false;
-    settle();
+    resettle();
 }
 
 void rtl_timer_unit::on_edge() {
     m_edges.disarm();  // the notification has fired
     sync();
-    m_settled = false;  // re-aim even if nothing was clocked
-    settle();
+    resettle();  // re-aim even if nothing was clocked
 }
 
 void rtl_timer_unit::write_dec(uint64_t value) {
@@ -382,8 +389,7 @@ void rtl_timer_unit::set_self_timed(bool on) {
     if (!on) {
         m_edges.cancel();
     } else {
-        m_settled = false;
-        settle();
+        resettle();
     }
 }
 

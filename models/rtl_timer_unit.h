@@ -79,11 +79,15 @@ private:
     struct impl;
 
     void start_of_simulation() override;
-    void on_edge();           // SC_METHOD on m_edges.event()
-    void sync();              // advance the RTL to the current host tick (one evaluation if needed)
-    void settle();            // after an operation: notify a pending change, re-arm the edge event
-    void clock();             // one RTL clock cycle with the inputs as set
-    void evaluate();          // the outputs after an input change, without a clock edge
+    void on_edge();  // SC_METHOD on m_edges.event()
+    void sync();     // advance the RTL to the current host tick (one evaluation if needed)
+    // After an operation: notify a pending change, re-arm the edge event (only if something
+    // was evaluated since the last settle).
+    void settle();
+    void resettle();   // settle() even so: the edge event was disarmed or self-timing turned on
+    void clock();      // one RTL clock cycle with the inputs as set
+    void evaluate();   // the outputs after an input change, without a clock edge
+    void evaluated();  // bookkeeping after either
     bool lines_hold() const;  // dec_irq and hdec_irq cannot have changed since the last clock
 
     time_base& m_tb;
@@ -91,7 +95,7 @@ private:
     uint64_t m_last_tick = 0;
     edge_scheduler m_edges;  // the next edge the RTL reports, one pending notification
     bool m_self_timed = true;
-    bool m_settled = false;  // settle() has seen the last evaluation (and edge)
+    bool m_settled = false;  // settle() has seen the last evaluation
     bool m_dec_irq = false;
     bool m_hdec_irq = false;
     uint64_t m_evaluations = 0;
