@@ -11,18 +11,14 @@ static_assert(latency_histogram::sub_bins == 64, "bin_of takes six fraction bits
 unsigned latency_histogram::bin_of(double ns) {
     // Bin 0 holds [0, 1) ns; octave e >= 0 ([2^e, 2^(e+1)) ns) holds bins 1 + 64e .. 64e + 64.
     if (!(ns >= 1.0)) return 0;
-    // A finite ns >= 1 is 1.f * 2^e in IEEE 754 binary64 (biased exponent e + 1023, 52 fraction
-    // bits): the octave is e, and the sub-bin the top six bits of f. This is exactly what the
-    // frexp form below computes (m = 1.f / 2; (2m - 1) * 64 is exact), without a libm call.
+    // ns >= 1 is 1.f * 2^e in IEEE 754 binary64 (biased exponent e + 1023, 52 fraction bits):
+    // the octave is e, and the sub-bin the top six bits of f. This is frexp's form (ns = m * 2^k,
+    // m = 1.f / 2, sub-bin (2m - 1) * 64, exact) without a libm call. Infinity (biased
+    // exponent 2047, f = 0) lands in the bin after the largest finite one.
     uint64_t bits;
     std::memcpy(&bits, &ns, sizeof bits);
     const auto biased = static_cast<unsigned>(bits >> 52) & 0x7FFu;
-    if (biased != 0x7FFu)
-        return 1 + (biased - 1023) * sub_bins + (static_cast<unsigned>(bits >> 46) & 63u);
-    int e = 0;                            // infinity: as before
-    const double m = std::frexp(ns, &e);  // ns = m * 2^e, m in [0.5, 1)
-    const auto sub = static_cast<unsigned>((m * 2.0 - 1.0) * sub_bins);
-    return 1 + static_cast<unsigned>(e - 1) * sub_bins + std::min(sub, sub_bins - 1);
+    return 1 + (biased - 1023) * sub_bins + (static_cast<unsigned>(bits >> 46) & 63u);
 }
 
 double latency_histogram::centre_of(unsigned bin) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -37,6 +38,8 @@ TEST(latency_histogram, bins_follow_the_frexp_definition) {
     for (double v : values) ASSERT_EQ(latency_histogram::bin_of(v), bin_by_frexp(v)) << v;
     EXPECT_EQ(latency_histogram::bin_of(-3.0), 0u);
     EXPECT_EQ(latency_histogram::bin_of(std::nan("")), 0u);
+    EXPECT_EQ(latency_histogram::bin_of(HUGE_VAL),
+              latency_histogram::bin_of(std::numeric_limits<double>::max()) + 1);
 }
 
 TEST(latency_histogram, percentiles_are_within_a_bin_and_totals_exact) {
