@@ -36,6 +36,28 @@ struct smt_bench {
     }
 };
 
+// A lone thread at 1 GHz with MSR[EE]=1 writes its DEC (0 -> -1 after dec + 1 ticks at
+// 512 MHz) and computes `cycles`: what compute() returns, and when.
+struct interrupted_run {
+    double done = -1;
+    bool interrupted = false;
+    sc_core::sc_time at;
+};
+interrupted_run compute_until_dec(uint64_t dec, double cycles) {
+    nestvp::core c("core", clock_hz, {1.0}, 512000000);
+    nestvp::hardware_thread t("t", c, 0, {});
+    interrupted_run run;
+    sc_core::sc_spawn([&] {
+        t.set_active(true);
+        t.irq().set_msr(nestvp::msr::sf | nestvp::msr::ee);  // guest state, EE=1
+        t.timers().write_dec(dec);
+        const auto r = t.compute(cycles);
+        run = {r.done, r.interrupted, sc_core::sc_time_stamp()};
+    });
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
+    return run;
+}
+
 }  // namespace
 
 TEST(smt_sharing, alone_takes_the_cycles) {
@@ -64,21 +86,9 @@ TEST(smt_sharing, sibling_stopping_halfway_is_piecewise_exact) {
 
 TEST(smt_sharing, interrupt_stops_compute_and_reports_work_done) {
     NESTVP_SC_TEST_GUARD();
-    nestvp::core c("core", clock_hz, {1.0}, 512000000);
-    nestvp::hardware_thread t("t", c, 0, {});
-    double done = -1;
-    bool interrupted = false;
-    sc_core::sc_spawn([&] {
-        t.set_active(true);
-        t.irq().set_msr(nestvp::msr::sf | nestvp::msr::ee);  // guest state, EE=1
-        t.timers().write_dec(511);  // 0 -> -1 after 512 ticks = 1 us at 512 MHz
-        const auto r = t.compute(1e6);
-        done = r.done;
-        interrupted = r.interrupted;
-    });
-    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
-    EXPECT_TRUE(interrupted);
-    EXPECT_NEAR(done, 1000.0, 2.0);  // ~1 us of work at 1 GHz before the DEC
+    const interrupted_run r = compute_until_dec(511, 1e6);  // 512 ticks = 1 us at 512 MHz
+    EXPECT_TRUE(r.interrupted);
+    EXPECT_NEAR(r.done, 1000.0, 2.0);  // ~1 us of work at 1 GHz before the DEC
 }
 
 // The SMT table has one entry per thread the core runs; a thread beyond it is refused by name.
@@ -144,22 +154,9 @@ TEST(smt_sharing, a_long_segment_re_rated_many_times_ends_exactly) {
 // An interrupt ends a segment longer than the horizon at its own time, not at a horizon.
 TEST(smt_sharing, an_interrupt_ends_a_long_segment_at_its_time) {
     NESTVP_SC_TEST_GUARD();
-    nestvp::core c("core", clock_hz, {1.0}, 512000000);
-    nestvp::hardware_thread t("t", c, 0, {});
-    double done = -1;
-    bool interrupted = false;
-    sc_core::sc_time at;
-    sc_core::sc_spawn([&] {
-        t.set_active(true);
-        t.irq().set_msr(nestvp::msr::sf | nestvp::msr::ee);
-        t.timers().write_dec(2559999);  // 0 -> -1 after 2,560,000 ticks = 5 ms at 512 MHz
-        const auto r = t.compute(1e8);  // 100 ms at 1 GHz
-        done = r.done;
-        interrupted = r.interrupted;
-        at = sc_core::sc_time_stamp();
-    });
-    sc_core::sc_start(sc_core::sc_time(200, sc_core::SC_MS));
-    EXPECT_TRUE(interrupted);
-    EXPECT_EQ(at, sc_core::sc_time(5, sc_core::SC_MS));
-    EXPECT_NEAR(done, 5e6, 2.0);
+    // 2,560,000 ticks = 5 ms at 512 MHz, into 100 ms of work at 1 GHz.
+    const interrupted_run r = compute_until_dec(2559999, 1e8);
+    EXPECT_TRUE(r.interrupted);
+    EXPECT_EQ(r.at, sc_core::sc_time(5, sc_core::SC_MS));
+    EXPECT_NEAR(r.done, 5e6, 2.0);
 }

@@ -30,6 +30,13 @@ std::unique_ptr<lockstep_timer_unit> make_checker(time_base& tb, fault f, unsign
     return std::make_unique<lockstep_timer_unit>("ls", tb, ref, dut, "tlm", "faulty");
 }
 
+// The platform's pair (timer_unit_factory): the native reference and the Verilated unit.
+std::unique_ptr<timer_unit_if> make_native_rtl_checker(time_base& tb) {
+    timer_unit_options o;
+    o.impl = "lockstep";
+    return make_timer_unit("ls", tb, o);
+}
+
 void advance(time_base& tb, uint64_t ticks) {
     sc_start(tb.time_of(tb.ticks() + ticks) - sc_core::sc_time_stamp());
 }
@@ -171,9 +178,7 @@ TEST(LockstepChecker, SilentOnAgreeingUnits) {
 TEST(LockstepChecker, ComparesPredictedEdgesOfNativeAndRtl) {
     NESTVP_SC_TEST_GUARD();
     time_base tb("tb");
-    timer_unit_options o;
-    o.impl = "lockstep";
-    auto u = make_timer_unit("ls", tb, o);
+    auto u = make_native_rtl_checker(tb);
     auto& ls = dynamic_cast<lockstep_timer_unit&>(*u);
     sc_start(sc_core::SC_ZERO_TIME);
     ls.set_lpcr(true, true);
@@ -200,9 +205,7 @@ TEST(LockstepChecker, ComparesPredictedEdgesOfNativeAndRtl) {
 TEST(LockstepChecker, HeldLinesEndAtTheEdgeTick) {
     NESTVP_SC_TEST_GUARD();
     time_base tb("tb");
-    timer_unit_options o;
-    o.impl = "lockstep";
-    auto u = make_timer_unit("ls", tb, o);
+    auto u = make_native_rtl_checker(tb);
     auto& ls = dynamic_cast<lockstep_timer_unit&>(*u);
     bool before = true, at = false;
     sc_core::sc_spawn([&] {
