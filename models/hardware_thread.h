@@ -229,7 +229,7 @@ private:
     static constexpr double horizon_seconds = 1e-3;
     sc_core::sc_event m_horizon;
     sc_core::sc_event_or_list m_wake_or_horizon;
-    sc_dt::uint64 m_horizon_units;                   // horizon_seconds in time-value units
+    const sc_dt::uint64 m_horizon_units;             // horizon_seconds in time-value units
     sc_dt::uint64 m_horizon_at = ~sc_dt::uint64{0};  // its pending notification, if any
     const double m_resolution_s;                     // the time resolution in seconds (fixed)
     const double m_units_per_second;                 // SystemC time-value units per second (fixed)
