@@ -13,7 +13,6 @@
 
 #include <stdexcept>
 #include <string>
-#include <vector>
 #if VM_COVERAGE
 #include <unistd.h>
 
@@ -21,7 +20,7 @@
 #endif
 
 #include "models/local_time.h"
-#include "models/vcd_writer.h"
+#include "models/rtl_port_trace.h"
 
 namespace nestvp {
 
@@ -58,32 +57,7 @@ uint64_t rtl_timer_unit::s_total_ticks_skipped = 0;
 struct rtl_timer_unit::impl {
     VerilatedContext ctx;
     Vdecrementer_unit top;
-    std::unique_ptr<vcd_writer> vcd;
-    // VCD ids of the unit's ports and state, in port order.
-    enum sig {
-        s_rst,
-        s_dec_bits,
-        s_adv,
-        s_wr_dec,
-        s_dec_wdata,
-        s_wr_hdec,
-        s_hdec_wdata,
-        s_lpcr_ld,
-        s_lpcr_hdice,
-        s_hdec_ack,
-        s_pm_enter,
-        s_dec_rd,
-        s_hdec_rd,
-        s_dec_irq,
-        s_hdec_irq,
-        s_dec_edge,
-        s_hdec_edge,
-        s_next_edge,
-        s_dec_state,
-        s_hdec_state,
-        s_count
-    };
-    int ids[s_count] = {};
+    std::unique_ptr<rtl_port_trace> trace;  // the unit's VCD, when asked for
 
     explicit impl(const char* name) : top(&ctx, name) {}
 #if VM_COVERAGE
@@ -91,77 +65,6 @@ struct rtl_timer_unit::impl {
         write_coverage(ctx);
     }
 #endif
-
-    void open_trace(const std::string& path, const std::string& scope, uint64_t freq,
-                    unsigned bits) {
-        // One time unit is one TB tick: the RTL has no finer time.
-        try {
-            vcd = std::make_unique<vcd_writer>(
-                path, "nestvp rtl_timer_unit (rtl/decrementer_unit.v)",
-                "One time unit is one TB tick (f_TB = " + std::to_string(freq) +
-                    " Hz): timestamps are TB ticks, not nanoseconds.",
-                "1 ns");
-        } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument(std::string("rtl_timer_unit: ") + e.what());
-        } catch (const std::runtime_error& e) {
-            throw std::runtime_error(std::string("rtl_timer_unit: ") + e.what());
-        }
-        const struct {
-            const char* name;
-            unsigned width;
-            bool pulse;
-        } ports[s_count] = {
-            {"rst", 1, true},
-            {"dec_bits", 7, false},
-            {"adv", 64, true},
-            {"wr_dec", 1, true},
-            {"dec_wdata", 64, false},
-            {"wr_hdec", 1, true},
-            {"hdec_wdata", 64, false},
-            {"lpcr_ld", 1, false},
-            {"lpcr_hdice", 1, false},
-            {"hdec_ack", 1, true},
-            {"pm_enter", 1, true},
-            {"dec_rd", 64, false},
-            {"hdec_rd", 64, false},
-            {"dec_irq", 1, false},
-            {"hdec_irq", 1, false},
-            {"dec_edge_ticks", 64, false},
-            {"hdec_edge_ticks", 64, false},
-            {"next_edge_ticks", 64, false},
-            {"dec_state", bits, false},
-            {"hdec_state", bits, false},
-        };
-        for (int i = 0; i < s_count; ++i)
-            ids[i] = vcd->add(scope, ports[i].name, ports[i].width, ports[i].pulse);
-    }
-
-    void sample(uint64_t tick) {
-        vcd->at(tick);
-        const uint64_t v[s_count] = {
-            top.rst,
-            top.dec_bits,
-            top.adv,
-            top.wr_dec,
-            top.dec_wdata,
-            top.wr_hdec,
-            top.hdec_wdata,
-            top.lpcr_ld,
-            top.lpcr_hdice,
-            top.hdec_ack,
-            top.pm_enter,
-            top.dec_rd,
-            top.hdec_rd,
-            top.dec_irq,
-            top.hdec_irq,
-            top.dec_edge_ticks,
-            top.hdec_edge_ticks,
-            top.next_edge_ticks,
-            top.dec_state,
-            top.hdec_state,
-        };
-        for (int i = 0; i < s_count; ++i) vcd->set(ids[i], v[i]);
-    }
 };
 
 rtl_timer_unit::rtl_timer_unit(const sc_core::sc_module_name& name, time_base& tb,
@@ -172,7 +75,9 @@ rtl_timer_unit::rtl_timer_unit(const sc_core::sc_module_name& name, time_base& t
         throw std::invalid_argument(std::string(this->name()) + ": dec_bits must be 32..64, got " +
                                     std::to_string(dec_bits));
     m_impl = std::make_unique<impl>(this->name());
-    if (!trace_path.empty()) m_impl->open_trace(trace_path, basename(), tb.freq_hz(), dec_bits);
+    if (!trace_path.empty())
+        m_impl->trace =
+            std::make_unique<rtl_port_trace>(trace_path, basename(), tb.freq_hz(), dec_bits);
 
     // Width strap, then a synchronous reset to the defined values (DEC 0x7FFF_FFFF, HDEC max
     // positive, LD=0, HDICE=0), as the native models start.
@@ -222,7 +127,7 @@ void rtl_timer_unit::evaluate() {
 // After any evaluation: the next settle() has work, and a waveform samples the ports.
 void rtl_timer_unit::evaluated() {
     m_settled = false;
-    if (m_impl->vcd && m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
+    if (m_impl->trace && m_impl->trace->started()) m_impl->trace->sample(m_impl->top, m_tb.ticks());
 }
 
 void rtl_timer_unit::sync() {
@@ -266,7 +171,8 @@ void rtl_timer_unit::resettle() {
 }
 
 void rtl_timer_unit::start_of_simulation() {
-    if (m_impl->vcd && !m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
+    if (m_impl->trace && !m_impl->trace->started())
+        m_impl->trace->sample(m_impl->top, m_tb.ticks());
     sync();
     resettle();
 }
@@ -339,7 +245,7 @@ void rtl_timer_unit::set_lpcr(bool ld, bool hdice) {
 // with a waveform keeps clocking at every access, so that its VCD shows each one.
 bool rtl_timer_unit::lines_hold() const {
     const uint64_t now = m_tb.ticks();
-    return !m_impl->vcd && (now <= m_last_tick || now < lines_hold_until_tick());
+    return !m_impl->trace && (now <= m_last_tick || now < lines_hold_until_tick());
 }
 
 uint64_t rtl_timer_unit::lines_hold_until_tick() const {
@@ -394,23 +300,21 @@ void rtl_timer_unit::set_self_timed(bool on) {
 }
 
 int rtl_timer_unit::add_trace_line(const std::string& scope, const std::string& name) {
-    if (!m_impl->vcd) return -1;
-    return m_impl->vcd->add(scope, name, 1, false);
+    if (!m_impl->trace) return -1;
+    return m_impl->trace->add_line(scope, name);
 }
 
 void rtl_timer_unit::trace_line(int id, bool value) {
-    if (id < 0 || !m_impl->vcd) return;
-    if (!m_impl->vcd->started()) m_impl->sample(m_tb.ticks());
-    m_impl->vcd->at(m_tb.ticks());
-    m_impl->vcd->set(id, value);
+    if (id < 0 || !m_impl->trace) return;
+    m_impl->trace->line(m_impl->top, id, value, m_tb.ticks());
 }
 
 bool rtl_timer_unit::tracing() const {
-    return m_impl->vcd != nullptr;
+    return m_impl->trace != nullptr;
 }
 
 void rtl_timer_unit::flush_trace() {
-    if (m_impl && m_impl->vcd) m_impl->vcd->flush();
+    if (m_impl && m_impl->trace) m_impl->trace->flush();
 }
 
 }  // namespace nestvp
