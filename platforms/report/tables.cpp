@@ -40,6 +40,8 @@ std::string format_fixed(double v, int decimals) {
 std::string format_diff_pct(double a, double b) {
     if (a == 0 && b == 0) return "0.00 %";
     if (a == 0) return "n/a";
+    // Ten times A or more reads better as a factor than as a percentage ("+1619100.00 %").
+    if (a > 0 && b / a >= 10) return format_fixed(b / a, 1) + "x";
     const double d = (b - a) / a * 100.0;
     char buf[64];
     std::snprintf(buf, sizeof buf, "%+.2f %%", d);

@@ -46,6 +46,11 @@ TEST(ReportFormat, DifferenceMatchesTheReferenceTable) {
     EXPECT_EQ(format_diff_pct(28060, 28110), "+0.18 %");
     EXPECT_EQ(format_diff_pct(0, 0), "0.00 %");
     EXPECT_EQ(format_diff_pct(0, 5), "n/a");
+    // From ten times A on, a factor: the last percentage is +899.99 %.
+    EXPECT_EQ(format_diff_pct(1, 9.9999), "+899.99 %");
+    EXPECT_EQ(format_diff_pct(1, 10), "10.0x");
+    EXPECT_EQ(format_diff_pct(0.5, 8096), "16,192.0x");
+    EXPECT_EQ(format_diff_pct(8096, 0.5), "-99.99 %");
 }
 
 TEST(ReportFormat, CompareTableHasReferenceShape) {
