@@ -12,9 +12,9 @@
 #include "platforms/report/child_procs.h"
 #include "platforms/report/interrupt.h"
 #include "platforms/report/json.h"
+#include "platforms/report/plot_data.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/run_record.h"
-#include "platforms/report/svg_plots.h"
 #include "platforms/report/tables.h"
 
 namespace nestvp {

@@ -16,12 +16,12 @@
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/config_json.h"
 #include "platforms/report/interrupt.h"
+#include "platforms/report/plot_data.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/progress.h"
 #include "platforms/report/record_diff.h"
 #include "platforms/report/run_record.h"
 #include "platforms/report/sha256.h"
-#include "platforms/report/svg_plots.h"
 #include "platforms/report/tables.h"
 #include "platforms/runner/run_platform.h"
 

@@ -50,12 +50,4 @@ std::string line_chart_svg(const std::string& title, const std::string& x_label,
 // XML text escaping (& < > " ').
 std::string xml_escape(const std::string& s);
 
-// Plot data a `compare` child hands to its parent: the exit timeline, as text (a "bin_s W"
-// line, then "vcpu V N0 N1 ..." lines of counts). Latency histograms travel in the run record
-// JSON.
-std::string plot_data_text(const run_result& r);
-// Sets the exits of r from plot_data_text output; throws std::runtime_error naming `what` and
-// the line on malformed input.
-void parse_plot_data(const std::string& text, const std::string& what, run_result& r);
-
 }  // namespace nestvp

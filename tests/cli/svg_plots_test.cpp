@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli_test_util.h"
+#include "platforms/report/plot_data.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/svg_plots.h"
 #include "platforms/report/tables.h"
