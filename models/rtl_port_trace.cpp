@@ -91,12 +91,16 @@ void rtl_port_trace::sample(const Vdecrementer_unit& top, uint64_t tick) {
     for (int i = 0; i < s_count; ++i) m_vcd->set(m_ids[i], v[i]);
 }
 
+void rtl_port_trace::start(const Vdecrementer_unit& top, uint64_t tick) {
+    if (!m_vcd->started()) sample(top, tick);
+}
+
 int rtl_port_trace::add_line(const std::string& scope, const std::string& name) {
     return m_vcd->add(scope, name, 1, false);
 }
 
 void rtl_port_trace::line(const Vdecrementer_unit& top, int id, bool value, uint64_t tick) {
-    if (!m_vcd->started()) sample(top, tick);
+    start(top, tick);
     m_vcd->at(tick);
     m_vcd->set(id, value);
 }

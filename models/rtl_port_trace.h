@@ -26,6 +26,8 @@ public:
     bool started() const;
     // Records every port of `top` at TB tick `tick`.
     void sample(const Vdecrementer_unit& top, uint64_t tick);
+    // sample() if nothing was written yet: the first values, at the start of simulation.
+    void start(const Vdecrementer_unit& top, uint64_t tick);
     // An extra 1-bit line (before the first sample); its id for line().
     int add_line(const std::string& scope, const std::string& name);
     // Records line `id` at `tick`; the ports are sampled first if nothing was written yet.

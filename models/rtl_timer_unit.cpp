@@ -171,8 +171,7 @@ void rtl_timer_unit::resettle() {
 }
 
 void rtl_timer_unit::start_of_simulation() {
-    if (m_impl->trace && !m_impl->trace->started())
-        m_impl->trace->sample(m_impl->top, m_tb.ticks());
+    if (m_impl->trace) m_impl->trace->start(m_impl->top, m_tb.ticks());
     sync();
     resettle();
 }
