@@ -10,7 +10,7 @@
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/child_procs.h"
 #include "platforms/report/interrupt.h"
-#include "platforms/report/policy_map.h"
+#include "platforms/report/policy_map_figure.h"
 
 namespace nestvp {
 namespace {
@@ -34,7 +34,7 @@ const char* const k_help =
     "  --set KEY=VALUE      override a key at every run (repeatable; not run.outputs.*)\n"
     "  -j N                 run at most N points at once (default: the number of cores)\n"
     "  --csv OUT            one row per cell (default: stdout)\n"
-    "  --plot DIR           heatmaps: policy-map-throughput.svg, -timer_p99.svg, -exits.svg\n"
+    "  --plot DIR           heatmaps: policy-map-throughput, -timer_p99, -exits (.gp, .svg)\n"
     "  --quiet              no progress messages\n"
     "  --help               this text\n"
     "\n"
@@ -107,11 +107,15 @@ int policy_map_main(int argc, char** argv) {
     try {
         const policy_map m = analyse_policy_map(plan, pts);
         write_output(csv_out.empty() ? "-" : csv_out, policy_map_csv(m));
-        if (!plot_dir.empty())
+        if (!plot_dir.empty()) {
+            std::vector<std::pair<figure_file, gnuplot_script>> figures;
             for (auto c :
                  {map_criterion::throughput, map_criterion::timer_p99, map_criterion::exits})
-                write_output(plot_dir + "/policy-map-" + criterion_name(c) + ".svg",
-                             policy_map_svg(m, c));
+                figures.push_back(
+                    {figure_in(plot_dir, std::string("policy-map-") + criterion_name(c)),
+                     policy_map_figure(m, c)});
+            render_figures(figures);
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp policy-map: %s\n", e.what());
         rc = exit_failure;

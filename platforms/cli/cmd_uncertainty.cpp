@@ -36,7 +36,7 @@ const char* const k_help =
     "  --csv OUT         the summary: target, n, p5, median, p95 and each key's share\n"
     "  --json OUT        the same as JSON\n"
     "  --points-csv OUT  one row per run: the sampled values, the pair value, the metrics\n"
-    "  --plot DIR        a tornado chart (SVG) per ratio and per exit, arithoh and GET_STATE "
+    "  --plot DIR        a tornado chart (.gp, .svg) per ratio and per exit, arithoh and GET_STATE "
     "count\n"
     "  --emit-jobs DIR   do not run: write DIR/jobs.txt and DIR/sweep.json; run the lines with\n"
     "                    GNU parallel or a Slurm array, then 'nestvp merge DIR'\n"

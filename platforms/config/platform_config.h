@@ -80,7 +80,8 @@ struct run_config {
         p.add_text("outputs.csv", &c::csv_path, {}, "CSV result file; \"\" for none");
         p.add_text("outputs.trace", &c::trace_path, {},
                    "VCD trace file; \"\" for none (costs nothing)");
-        p.add_text("outputs.plot", &c::plot_dir, {}, "folder for SVG plots; \"\" for none");
+        p.add_text("outputs.plot", &c::plot_dir, {},
+                   "folder for the figures (gnuplot scripts and their SVG); \"\" for none");
         p.add_real("trace_window.start_s", &c::trace_start_s, 0, 1e6, false, "s",
                    "trace from this simulated time");
         p.add_real("trace_window.end_s", &c::trace_end_s, -1e6, 1e6, false, "s",

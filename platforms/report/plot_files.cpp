@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "platforms/config/param_schema.h"
-#include "platforms/report/svg_plots.h"
+#include "platforms/report/figures.h"
 #include "platforms/report/tables.h"
 
 namespace nestvp {
@@ -38,11 +38,9 @@ std::string file_part(const std::string& s) {
 
 std::vector<std::string> write_run_plots(const std::string& dir,
                                          const std::vector<labelled_run>& runs) {
-    std::vector<std::string> written;
-    const auto put = [&](const std::string& name, const std::string& svg) {
-        const std::string path = dir + "/" + name;
-        write_text_file(path, svg);
-        written.push_back(path);
+    std::vector<std::pair<figure_file, gnuplot_script>> figures;
+    const auto put = [&](const std::string& name, gnuplot_script g) {
+        figures.push_back({figure_in(dir, name), std::move(g)});
     };
     for (const auto& kind : latency_kinds()) {
         std::vector<cdf_series> cdf;
@@ -56,8 +54,8 @@ std::vector<std::string> write_run_plots(const std::string& dir,
         }
         if (!any) continue;  // no run measured this latency
         const std::string title = latency_title(kind);
-        put("cdf-" + kind + ".svg", cdf_svg("CDF of the " + title, title + " (ns)", cdf));
-        put("breakdown-" + kind + ".svg", stacked_bar_svg("Breakdown of the mean " + title, bars));
+        put("cdf-" + kind, cdf_figure("CDF of the " + title, title + " (ns)", cdf));
+        put("breakdown-" + kind, breakdown_figure("Breakdown of the mean " + title, bars));
     }
     // Exit rate per vCPU; the runs share a y scale so their rates compare by eye.
     double top = 0;
@@ -65,19 +63,18 @@ std::vector<std::string> write_run_plots(const std::string& dir,
         top = std::max(top, max_exit_rate(r.result->exits, r.result->sim_seconds));
     for (size_t i = 0; i < runs.size(); ++i) {
         const auto& r = runs[i];
-        const std::string name = runs.size() == 1
-                                     ? "exit-rate.svg"
-                                     : "exit-rate-" + std::string(1, char('a' + i % 26)) + ".svg";
-        put(name, exit_rate_svg("Exit rate per vCPU: " + r.label, r.result->exits,
-                                r.result->sim_seconds, top));
+        const std::string name =
+            runs.size() == 1 ? "exit-rate" : "exit-rate-" + std::string(1, char('a' + i % 26));
+        put(name, exit_rate_figure("Exit rate per vCPU: " + r.label, r.result->exits,
+                                   r.result->sim_seconds, top));
     }
-    return written;
+    return render_figures(figures);
 }
 
 std::vector<std::string> write_sweep_plots(const std::string& dir, const sweep_plan& plan,
                                            const std::vector<std::optional<run_record>>& pts) {
-    std::vector<std::string> written;
-    if (plan.grid.empty()) return written;
+    std::vector<std::pair<figure_file, gnuplot_script>> figures;
+    if (plan.grid.empty()) return {};
     const grid_axis& xa = plan.grid.front();
     const size_t rest = plan.points.size() / xa.values.size();  // combinations of the other axes
     for (const auto& metric : chart_metrics()) {
@@ -106,12 +103,11 @@ std::vector<std::string> write_sweep_plots(const std::string& dir, const sweep_p
             xa.key + (unit.empty() ? " (setting value)" : " (" + unit + ")");
         const bool ns = metric.find("latency_ns") != std::string::npos;
         const std::string y_label = metric + (ns ? " (ns)" : " (count per run)");
-        const std::string path = dir + "/sweep-" + file_part(metric) + ".svg";
-        write_text_file(path, line_chart_svg(metric + " against " + xa.key, x_label, y_label,
-                                             xa.values, series));
-        written.push_back(path);
+        figures.push_back({figure_in(dir, "sweep-" + file_part(metric)),
+                           line_chart_figure(metric + " against " + xa.key, x_label, y_label,
+                                             xa.values, series)});
     }
-    return written;
+    return render_figures(figures);
 }
 
 }  // namespace nestvp

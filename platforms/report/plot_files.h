@@ -15,14 +15,15 @@ struct labelled_run {
     const run_result* result;
 };
 
-// Per latency kind with samples in some run: cdf-<kind>.svg (one line per run) and
-// breakdown-<kind>.svg (one stacked bar per run). Then the exit rate per vCPU of each run:
-// exit-rate.svg for a single run, exit-rate-a.svg, exit-rate-b.svg, ... otherwise.
-// Returns the paths written; throws std::runtime_error naming a path that failed.
+// Per latency kind with samples in some run: cdf-<kind> (one line per run) and
+// breakdown-<kind> (one stacked bar per run). Then the exit rate per vCPU of each run:
+// exit-rate for a single run, exit-rate-a, exit-rate-b, ... otherwise. Each figure is a gnuplot
+// script NAME.gp and the NAME.svg it renders (gnuplot_script.h). Returns the SVG paths; throws
+// std::runtime_error naming a figure that failed.
 std::vector<std::string> write_run_plots(const std::string& dir,
                                          const std::vector<labelled_run>& runs);
 
-// sweep-<metric>.svg per chart metric: x is the first grid key, one line per combination of
+// sweep-<metric>.gp and .svg per chart metric: x is the first grid key, one line per combination of
 // the other keys. Points that failed are left out of their line.
 std::vector<std::string> write_sweep_plots(const std::string& dir, const sweep_plan& plan,
                                            const std::vector<std::optional<run_record>>& pts);

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "platforms/report/svg_plots.h"
 #include "platforms/report/tables.h"
 
 namespace nestvp {
@@ -23,7 +22,6 @@ const char* criterion_name(map_criterion c) {
 
 namespace {
 
-constexpr int k_tie = -2;
 constexpr double k_tie_pct = 0.05;
 
 // Best index of vals (max or min) and its margin over the runner-up in percent.
@@ -43,17 +41,6 @@ void pick(const std::vector<std::optional<double>>& vals, bool higher, int& win,
             second = vals[i];
     if (second && *second != 0) margin = 100.0 * std::abs(*vals[win] - *second) / std::abs(*second);
     if (second && margin < k_tie_pct) win = k_tie;  // no policy is better than another here
-}
-
-std::string num(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f", v);
-    return b;
-}
-
-const char* policy_colour(size_t i) {
-    static const char* const c[] = {"#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e"};
-    return c[i % 5];
 }
 
 }  // namespace
@@ -121,89 +108,6 @@ std::string policy_map_csv(const policy_map& m) {
                 opt(c.arithoh[p]) + "," + opt(c.timer_p99[p]) + "," + opt(c.exits_per_s[p]) + ",";
         out.back() = '\n';
     }
-    return out;
-}
-
-std::string policy_map_svg(const policy_map& m, map_criterion crit) {
-    const int k = static_cast<int>(crit);
-    // Panels: every combination of the axes before the last two, in grid order; inside a
-    // panel y is the second-to-last axis and x the last.
-    const size_t na = m.axes.size();
-    if (na < 2)
-        throw std::invalid_argument("policy map: needs at least two axes besides the policy");
-    const grid_axis &yax = m.axes[na - 2], &xax = m.axes[na - 1];
-    const size_t ny = yax.values.size(), nx = xax.values.size();
-    const size_t per_panel = nx * ny;
-    const size_t panels = per_panel ? m.cells.size() / per_panel : 0;
-    const double cw = 70, ch = 34, pad_l = 70, pad_t = 60, gap = 40;
-    const double pw = pad_l + cw * nx, ph = pad_t + ch * ny + 40;
-    const size_t cols = std::min<size_t>(panels, 3);
-    const size_t rows = cols ? (panels + cols - 1) / cols : 0;
-    const double legend_h = 30 + 18 * m.policies.size();
-    const double width = 20 + cols * (pw + gap), height = 70 + rows * (ph + gap) + legend_h;
-    const char* what = crit == map_criterion::throughput  ? "highest benchmark throughput"
-                       : crit == map_criterion::timer_p99 ? "lowest timer-interrupt latency p99"
-                                                          : "fewest exits per second";
-    std::string out =
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(width) + "\" height=\"" +
-        num(height) +
-        "\" font-family=\"sans-serif\" font-size=\"11\">\n<title>policy map: " + what +
-        "</title>\n";
-    out += "<text x=\"20\" y=\"28\" font-size=\"15\">" +
-           xml_escape(std::string("Which L1 DEC policy gives the ") + what) + "</text>\n";
-    out += "<text x=\"20\" y=\"46\">" +
-           xml_escape("cell: the winner; number: its margin over the runner-up (%)") + "</text>\n";
-    for (size_t pi = 0; pi < panels; ++pi) {
-        const double ox = 20 + (pi % cols) * (pw + gap), oy = 70 + (pi / cols) * (ph + gap);
-        const map_cell& first = m.cells[pi * per_panel];
-        std::string ptitle;
-        for (size_t a = 0; a + 2 < na; ++a)
-            ptitle += (a > 0 ? ", " : "") + m.axes[a].key + " = " + first.values[a];
-        out += "<g class=\"panel\" data-label=\"" + xml_escape(ptitle) + "\">\n";
-        out += "<text x=\"" + num(ox) + "\" y=\"" + num(oy + 14) + "\" font-weight=\"bold\">" +
-               xml_escape(ptitle) + "</text>\n";
-        for (size_t yi = 0; yi < ny; ++yi)
-            for (size_t xi = 0; xi < nx; ++xi) {
-                const map_cell& c = m.cells[pi * per_panel + yi * nx + xi];
-                const double x = ox + pad_l + cw * xi, y = oy + pad_t + ch * (ny - 1 - yi);
-                const int w = c.winner[k];
-                const std::string label = w == k_tie ? "tie" : w < 0 ? "" : m.policies[w];
-                out += "<rect class=\"cell\" data-winner=\"" + xml_escape(label) + "\" x=\"" +
-                       num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(cw - 2) + "\" height=\"" +
-                       num(ch - 2) + "\" fill=\"" + (w < 0 ? "#bbbbbb" : policy_colour(w)) +
-                       "\"><title>" +
-                       xml_escape(w == k_tie ? std::string("tie (within 0.05 %)")
-                                  : w < 0    ? std::string("no runs")
-                                             : label + " by " + num(c.margin_pct[k]) + " %") +
-                       "</title></rect>\n";
-                out += "<text x=\"" + num(x + cw / 2 - 1) + "\" y=\"" + num(y + ch / 2 + 3) +
-                       "\" text-anchor=\"middle\" fill=\"#fff\">" +
-                       (w == k_tie ? std::string("tie")
-                        : w < 0    ? std::string("-")
-                                   : num(c.margin_pct[k])) +
-                       "</text>\n";
-            }
-        for (size_t xi = 0; xi < nx; ++xi)
-            out += "<text x=\"" + num(ox + pad_l + cw * xi + cw / 2) + "\" y=\"" +
-                   num(oy + pad_t + ch * ny + 14) + "\" text-anchor=\"middle\">" +
-                   xml_escape(xax.values[xi]) + "</text>\n";
-        for (size_t yi = 0; yi < ny; ++yi)
-            out += "<text x=\"" + num(ox + pad_l - 6) + "\" y=\"" +
-                   num(oy + pad_t + ch * (ny - 1 - yi) + ch / 2 + 3) + "\" text-anchor=\"end\">" +
-                   xml_escape(yax.values[yi]) + "</text>\n";
-        out += "<text x=\"" + num(ox + pad_l + cw * nx / 2) + "\" y=\"" +
-               num(oy + pad_t + ch * ny + 30) + "\" text-anchor=\"middle\">" + xml_escape(xax.key) +
-               "</text>\n";
-        out += "<text x=\"" + num(ox) + "\" y=\"" + num(oy + pad_t - 8) + "\">" +
-               xml_escape(yax.key) + "</text>\n";
-        out += "</g>\n";
-    }
-    const double ly = 70 + rows * (ph + gap);
-    for (size_t p = 0; p < m.policies.size(); ++p)
-        out += "<rect x=\"20\" y=\"" + num(ly + 18 * p) + "\" width=\"12\" height=\"12\" fill=\"" +
-               policy_colour(p) + "\"/><text x=\"38\" y=\"" + num(ly + 18 * p + 10) + "\">" +
-               xml_escape(m.policies[p]) + "</text>\n";
-    out += "</svg>\n";
     return out;
 }
 

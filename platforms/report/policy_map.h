@@ -15,6 +15,8 @@ namespace nestvp {
 enum class map_criterion { throughput, timer_p99, exits };
 const char* criterion_name(map_criterion c);  // "throughput", "timer_p99", "exits"
 
+constexpr int k_no_runs = -1, k_tie = -2;  // map_cell::winner other than a policy index
+
 struct map_cell {
     std::vector<std::string> values;  // the grid values of the axes before the policy axis
     // Per policy (the last axis' values, in order): the figure of each criterion, or none when
@@ -22,7 +24,7 @@ struct map_cell {
     std::vector<std::optional<double>> arithoh, timer_p99, exits_per_s;
     // Index of the winning policy per criterion (-1: no run to compare, -2: a tie, the best
     // within 0.05 % of the runner-up) and its margin over the runner-up, in percent of it.
-    int winner[3] = {-1, -1, -1};
+    int winner[3] = {k_no_runs, k_no_runs, k_no_runs};
     double margin_pct[3] = {0, 0, 0};
 };
 
@@ -37,10 +39,5 @@ policy_map analyse_policy_map(const sweep_plan& plan,
 
 // One row per cell: the axis values, each criterion's winner and margin, each policy's figures.
 std::string policy_map_csv(const policy_map& m);
-
-// Heatmaps of one criterion: one panel per combination of the axes before the last two (e.g.
-// run output x GET_STATE cost), each panel y = the second-to-last axis, x = the last, a cell's
-// colour its winning policy and its text the margin. Throws with fewer than two cell axes.
-std::string policy_map_svg(const policy_map& m, map_criterion c);
 
 }  // namespace nestvp

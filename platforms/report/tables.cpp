@@ -247,27 +247,27 @@ std::string compare_table(const std::vector<compare_row>& rows, const std::strin
     return markdown_table(cells);
 }
 
-namespace {
+namespace {}  // namespace
 
-std::vector<std::string> merged_steps(const std::vector<latency_step>& a,
-                                      const std::vector<latency_step>& b) {
+std::vector<std::string> steps_in_path_order(
+    const std::vector<const std::vector<latency_step>*>& breakdowns) {
     std::vector<std::string> out;
-    for (const auto& st : a) out.push_back(st.step);
-    // A step only B has goes right after the step B has before it (path order on both sides).
-    size_t after = 0;
-    for (const auto& st : b) {
-        const auto it = std::find(out.begin(), out.end(), st.step);
-        if (it != out.end()) {
-            after = static_cast<size_t>(it - out.begin()) + 1;
-        } else {
-            out.insert(out.begin() + after, st.step);
-            ++after;
+    for (const auto* steps : breakdowns) {
+        if (!steps) continue;
+        // A step only this breakdown has goes right after the step it has before it.
+        size_t after = 0;
+        for (const auto& st : *steps) {
+            const auto it = std::find(out.begin(), out.end(), st.step);
+            if (it != out.end()) {
+                after = static_cast<size_t>(it - out.begin()) + 1;
+            } else {
+                out.insert(out.begin() + after, st.step);
+                ++after;
+            }
         }
     }
     return out;
 }
-
-}  // namespace
 
 std::string compare_breakdown_tables(const run_record& a, const run_record& b,
                                      const std::string& label_a, const std::string& label_b) {
@@ -283,7 +283,7 @@ std::string compare_breakdown_tables(const run_record& a, const run_record& b,
         };
         std::vector<std::vector<std::string>> cells = {
             {"step (mean ns)", label_a, label_b, "difference"}};
-        for (const auto& step : merged_steps(ra.breakdown, rb.breakdown)) {
+        for (const auto& step : steps_in_path_order({&ra.breakdown, &rb.breakdown})) {
             const double x = step_mean(ra, step), y = step_mean(rb, step);
             cells.push_back({step, ns(x), ns(y), format_diff_pct(x, y)});
         }

@@ -40,6 +40,11 @@ bool normalise_counts_per_second(std::vector<compare_row>& rows, double sim_a_s,
 std::string compare_table(const std::vector<compare_row>& rows, const std::string& label_a,
                           const std::string& label_b);
 
+// The steps of several breakdowns in path order: each one's steps in its order, a step only a
+// later one has right after the step it has before it. Null entries are skipped.
+std::vector<std::string> steps_in_path_order(
+    const std::vector<const std::vector<latency_step>*>& breakdowns);
+
 // Per latency kind measured on either side: the breakdown steps (the union, in path order) with
 // both runs' mean ns, then the total mean. Kinds with no sample on both sides are left out.
 std::string compare_breakdown_tables(const run_record& a, const run_record& b,

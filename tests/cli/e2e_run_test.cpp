@@ -212,8 +212,9 @@ TEST(CliE2E, RunPlotsAreWellFormedSvg) {
     std::string why;
     EXPECT_TRUE(test::xml_well_formed(d + "/plots/exit-rate.svg", why)) << why;
     const std::string er = test::slurp(d + "/plots/exit-rate.svg");
-    EXPECT_GE(test::count_of(er, "class=\"series line\""), 1u);
-    EXPECT_NE(er.find("data-label=\"vCPU 0 ("), std::string::npos);
+    EXPECT_GE(test::count_of(er, "<g id=\"gnuplot_plot_"), 1u);
+    EXPECT_NE(er.find(">vCPU 0 ("), std::string::npos);
+    EXPECT_TRUE(test::file_exists(d + "/plots/exit-rate.gp"));  // the script that drew it
     // Latency figures exist only for kinds the run measured; each one is well formed.
     for (const auto& kind : latency_kinds())
         for (const std::string& f : {"cdf-" + kind + ".svg", "breakdown-" + kind + ".svg"})
@@ -221,6 +222,18 @@ TEST(CliE2E, RunPlotsAreWellFormedSvg) {
                 std::fclose(fp);
                 EXPECT_TRUE(test::xml_well_formed(d + "/plots/" + f, why)) << f << ": " << why;
             }
+    // Without gnuplot the run still writes its record and the figure scripts, and says what
+    // is missing.
+    std::vector<std::string> argv =
+        nestvp({"run", k_ref, "--set", k_short, "--json", d + "/r.json", "--plot", d + "/scripts"});
+    argv.insert(argv.begin(), {"/usr/bin/env", "PATH=/nonexistent"});
+    const auto no_gnuplot = run_cmd(argv, d);
+    EXPECT_EQ(no_gnuplot.code, 1);
+    EXPECT_NE(no_gnuplot.err.find("gnuplot not found on PATH"), std::string::npos)
+        << no_gnuplot.err;
+    EXPECT_TRUE(test::file_exists(d + "/r.json"));
+    EXPECT_TRUE(test::file_exists(d + "/scripts/exit-rate.gp"));
+    EXPECT_FALSE(test::file_exists(d + "/scripts/exit-rate.svg"));
 }
 
 TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {

@@ -1,9 +1,10 @@
 // The policy decision map (platforms/report/policy_map.h): winners, ties and margins per cell,
-// on synthetic records; the heatmap is well-formed SVG with one cell per grid cell.
+// on synthetic records; the heatmap has a panel per combination of the outer axes and a cell
+// per grid cell, and gnuplot renders it into well-formed SVG.
 #include <gtest/gtest.h>
 
 #include "cli_test_util.h"
-#include "platforms/report/policy_map.h"
+#include "platforms/report/policy_map_figure.h"
 
 namespace nestvp {
 namespace {
@@ -53,17 +54,32 @@ TEST(PolicyMap, HeatmapIsWellFormedWithACellPerGridCell) {
     std::vector<std::optional<run_record>> pts;
     for (size_t i = 0; i < plan.points.size(); ++i) pts.push_back(rec(1000 + i, 10 + i));
     const policy_map m = analyse_policy_map(plan, pts);
-    const std::string svg = policy_map_svg(m, map_criterion::throughput);
-    EXPECT_EQ(test::count_of(svg, "class=\"cell\""), 12u);
-    EXPECT_EQ(test::count_of(svg, "class=\"panel\""), 2u);
-    const std::string d = test::fresh_dir("policy-map-svg");
-    const std::string path = d + "/map.svg";
-    FILE* f = std::fopen(path.c_str(), "w");
-    ASSERT_TRUE(f);
-    std::fputs(svg.c_str(), f);
-    std::fclose(f);
+    const gnuplot_script g = policy_map_figure(m, map_criterion::throughput);
+    const std::string gp = g.text("map.svg");
+    EXPECT_NE(gp.find("set multiplot layout 1,2 "), std::string::npos);
+    for (const char* panel : {"$p0 << EOD\n", "$p1 << EOD\n"}) {
+        const size_t p = gp.find(panel);
+        ASSERT_NE(p, std::string::npos) << panel;
+        // 2 wake rates x 3 vCPU counts; throughput rises with the point index, so cancel (the
+        // later point of each pair, colour #1b9e77) wins every cell.
+        EXPECT_EQ(gp.substr(p, gp.find("EOD\n", p + 10) - p),
+                  std::string(panel) +
+                      "0 0 1810039\n1 0 1810039\n0 1 1810039\n1 1 1810039\n"
+                      "0 2 1810039\n1 2 1810039\n");
+    }
+    EXPECT_EQ(test::count_of(gp, "center front tc rgb"), 12u);  // a margin label per cell
+    EXPECT_NE(gp.find("set title \"l0.run_output = powervm-dec-expiry\""), std::string::npos);
+    const std::string d = test::fresh_dir("policy-map-figure");
+    const auto svgs = render_figures({{figure_in(d, "map"), g}});
     std::string why;
-    EXPECT_TRUE(test::xml_well_formed(path, why)) << why;
+    EXPECT_TRUE(test::xml_well_formed(svgs.at(0), why)) << why;
+    EXPECT_NE(test::slurp(svgs.at(0)).find(">cancel<"), std::string::npos);
+    // Fewer than two cell axes: an error, not a figure.
+    const sweep_plan one = make_sweep_plan(
+        "/p.yaml", {}, {{"l2.vcpus", {"2", "4"}}, {"l1.dec_policy", {"no-cancel", "cancel"}}});
+    std::vector<std::optional<run_record>> few(4, rec(1, 1));
+    EXPECT_THROW(policy_map_figure(analyse_policy_map(one, few), map_criterion::exits),
+                 std::invalid_argument);
 }
 
 }  // namespace

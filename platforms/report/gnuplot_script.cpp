@@ -1,0 +1,120 @@
+// Figures as gnuplot scripts, rendered to SVG by gnuplot.
+#include "platforms/report/gnuplot_script.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "platforms/report/child_procs.h"
+#include "platforms/report/json.h"
+#include "platforms/report/run_record.h"
+
+namespace nestvp {
+
+namespace {
+
+// gnuplot on PATH, or "" (execvp's search, done here because posix_spawn takes a path).
+std::string find_gnuplot() {
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "");
+    for (std::string d; std::getline(dirs, d, ':');) {
+        const std::string exe = (d.empty() ? "." : d) + "/gnuplot";
+        if (::access(exe.c_str(), X_OK) == 0) return exe;
+    }
+    return "";
+}
+
+}  // namespace
+
+gnuplot_script::gnuplot_script(const std::string& title, int width, int height) {
+    // noenhanced: labels are literal text (no ^ _ @ markup).
+    m_head = "set terminal svg size " + std::to_string(width) + "," + std::to_string(height) +
+             " dynamic noenhanced font \"sans,12\" background \"white\"\n";
+    // Twenty distinct colours (ten strong, then ten light), enough for every step of a path.
+    static const char* const palette[] = {"1f77b4", "ff7f0e", "2ca02c", "d62728", "9467bd",
+                                          "8c564b", "e377c2", "7f7f7f", "bcbd22", "17becf",
+                                          "aec7e8", "ffbb78", "98df8a", "ff9896", "c5b0d5",
+                                          "c49c94", "f7b6d2", "c7c7c7", "dbdb8d", "9edae5"};
+    for (size_t i = 0; i < 20; ++i)
+        m_body += "set linetype " + std::to_string(i + 1) + " lc rgb \"#" + palette[i] + "\"\n";
+    m_body += "set linetype cycle 20\nset title " + gp_quote(title) + "\n";
+}
+
+void gnuplot_script::line(const std::string& command) {
+    m_body += command;
+    m_body += '\n';
+}
+
+void gnuplot_script::data(const std::string& name, const std::vector<std::vector<double>>& rows) {
+    m_body += "$" + name + " << EOD\n";
+    for (const auto& row : rows) {
+        for (size_t i = 0; i < row.size(); ++i) m_body += (i ? " " : "") + gp_number(row[i]);
+        m_body += '\n';
+    }
+    m_body += "EOD\n";
+}
+
+std::string gnuplot_script::text(const std::string& default_output) const {
+    return "# gnuplot -c THIS_FILE OUTPUT.svg (the output defaults to " + default_output + ")\n" +
+           m_head + "set output (ARGC > 0 ? ARG1 : " + gp_quote(default_output) + ")\n" + m_body;
+}
+
+std::string gp_quote(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '\\' || c == '"') out += '\\';
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string gp_number(double v) {
+    return std::isfinite(v) ? json_number(v) : std::string("NaN");
+}
+
+figure_file figure_in(const std::string& dir, const std::string& name) {
+    return {dir + "/" + name + ".gp", dir + "/" + name + ".svg"};
+}
+
+std::vector<std::string> render_figures(
+    const std::vector<std::pair<figure_file, gnuplot_script>>& figures) {
+    std::vector<std::string> svgs;
+    for (const auto& f : figures) {
+        const std::string& svg = f.first.svg_path;
+        write_text_file(f.first.script_path, f.second.text(svg.substr(svg.find_last_of('/') + 1)));
+        svgs.push_back(svg);
+    }
+    if (figures.empty()) return svgs;
+    const std::string gnuplot = find_gnuplot();
+    if (gnuplot.empty())
+        throw std::runtime_error(
+            "gnuplot not found on PATH (Debian package gnuplot-nox); the figure scripts are "
+            "written: render each with `gnuplot -c NAME.gp NAME.svg`, e.g. " +
+            figures.front().first.script_path);
+    std::vector<child_job> jobs;
+    for (const auto& f : figures)
+        jobs.push_back({{gnuplot, "-c", f.first.script_path, f.first.svg_path},
+                        "",
+                        f.first.svg_path + ".log"});
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::vector<int> codes = run_children(jobs, cores);
+    std::string failed;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+        if (codes[i] != 0)
+            failed += "\n  " + figures[i].first.script_path + ": gnuplot exited with " +
+                      std::to_string(codes[i]) + ": " + tail_of_file(jobs[i].stderr_path, 5);
+        std::remove(jobs[i].stderr_path.c_str());
+    }
+    if (!failed.empty()) throw std::runtime_error("figures not drawn:" + failed);
+    return svgs;
+}
+
+}  // namespace nestvp

@@ -1,0 +1,47 @@
+#pragma once
+// Figures as gnuplot scripts (Debian gnuplot-nox draws them). A script is self-contained: its
+// data sit inline as named data blocks, and `gnuplot -c NAME.gp NAME.svg` renders it, so a user
+// can restyle a figure and render it again. Numbers are written in the records' one form
+// (json_number), NaN where a value is missing.
+#include <string>
+#include <vector>
+
+namespace nestvp {
+
+class gnuplot_script {
+public:
+    // An SVG figure of width x height pixels under `title`.
+    gnuplot_script(const std::string& title, int width, int height);
+
+    // Appends one command line.
+    void line(const std::string& command);
+    // Appends `$name << EOD`, one line per row (values separated by spaces), `EOD`.
+    void data(const std::string& name, const std::vector<std::vector<double>>& rows);
+    // The script; it renders to its first argument, else to `default_output`.
+    std::string text(const std::string& default_output) const;
+
+private:
+    std::string m_head;
+    std::string m_body;
+};
+
+// A gnuplot double-quoted string literal (backslash and double quote escaped).
+std::string gp_quote(const std::string& s);
+// A number as gnuplot reads it: json_number(v), or NaN when v is not finite.
+std::string gp_number(double v);
+
+// A figure to draw: its script and the SVG it makes.
+struct figure_file {
+    std::string script_path;  // DIR/NAME.gp
+    std::string svg_path;     // DIR/NAME.svg
+};
+figure_file figure_in(const std::string& dir, const std::string& name);
+
+// Writes each script (rendering by default to its SVG's file name) and renders them with
+// gnuplot, several at once. Returns the SVG paths. Throws std::runtime_error naming each figure
+// that failed and gnuplot's message, or saying that gnuplot is not installed; the scripts stay
+// written either way.
+std::vector<std::string> render_figures(
+    const std::vector<std::pair<figure_file, gnuplot_script>>& figures);
+
+}  // namespace nestvp
