@@ -1,4 +1,4 @@
-# gnuplot -c THIS_FILE OUTPUT.svg (the output defaults to policy-map-timer_p99.svg)
+# gnuplot -d -c THIS_FILE OUTPUT.svg (-d: without ~/.gnuplot; the output defaults to policy-map-timer_p99.svg)
 set terminal svg size 1950,620 dynamic noenhanced font "sans,12" background "white"
 set output (ARGC > 0 ? ARG1 : "policy-map-timer_p99.svg")
 set linetype 1 lc rgb "#1f77b4"

@@ -81,7 +81,7 @@ gnuplot_script cdf_figure(const std::string& title, const std::string& x_label,
         uint64_t n = 0;
         if (s.histogram)
             for (const auto& b : *s.histogram) {
-                if (b.second == 0) continue;
+                if (b.second == 0 || !std::isfinite(b.first)) continue;
                 lo = any ? std::min(lo, b.first) : b.first;
                 hi = any ? std::max(hi, b.first) : b.first;
                 any = true;
@@ -117,7 +117,7 @@ gnuplot_script cdf_figure(const std::string& title, const std::string& x_label,
         std::vector<std::vector<double>> rows;
         uint64_t cum = 0;
         for (const auto& b : *series[i].histogram) {
-            if (b.second == 0) continue;
+            if (b.second == 0 || !std::isfinite(b.first)) continue;
             rows.push_back({b.first, double(cum) / totals[i]});
             cum += b.second;
             rows.push_back({b.first, double(cum) / totals[i]});
@@ -141,17 +141,17 @@ gnuplot_script breakdown_figure(const std::string& title, const std::vector<bar_
     g.line("set key invert title \"step\"");  // the key reads top-down like the bars
     g.line("set yrange [0:*]");
     g.line("set xrange [-0.6:" + gp_number(runs.size() - 0.4) + "]");
-    std::string tics;
+    std::vector<std::string> labels;
     std::vector<std::vector<double>> rows;
     for (size_t i = 0; i < runs.size(); ++i) {
-        tics += (i ? ", " : "") + gp_quote(runs[i].label) + " " + std::to_string(i);
+        labels.push_back(runs[i].label);
         std::vector<double> row(steps.size(), 0.0);
         double total = 0;
         if (runs[i].steps)
             for (const auto& st : *runs[i].steps) {
                 const size_t k = static_cast<size_t>(
                     std::find(steps.begin(), steps.end(), st.step) - steps.begin());
-                row[k] = std::max(0.0, st.mean_ns);
+                row[k] = std::isfinite(st.mean_ns) ? std::max(0.0, st.mean_ns) : 0.0;
                 total += row[k];
             }
         // The bar's total above it.
@@ -161,7 +161,7 @@ gnuplot_script breakdown_figure(const std::string& title, const std::vector<bar_
                " at " + std::to_string(i) + ", " + gp_number(total) + " center offset 0,0.8");
         rows.push_back(std::move(row));
     }
-    g.line("set xtics (" + tics + ")");
+    g.line("set xtics " + gp_tics(labels));
     if (steps.empty()) {
         g.line("set yrange [0:1]");
         g.line("plot NaN notitle");
@@ -223,10 +223,7 @@ gnuplot_script line_chart_figure(const std::string& title, const std::string& x_
     // y from 0 (or below, for negative data) to at least y_top.
     g.line("set yrange [*<0:" + gp_number(y_top > 0 ? y_top : 1) + "<*]");
     if (!numeric) {
-        std::string tics;
-        for (size_t i = 0; i < x_values.size(); ++i)
-            tics += (i ? ", " : "") + gp_quote(x_values[i]) + " " + std::to_string(i);
-        g.line("set xtics (" + tics + ")");
+        g.line("set xtics " + gp_tics(x_values));
         g.line("set xrange [-0.5:" + gp_number(x_values.size() - 0.5) + "]");
     } else {
         g.line("set autoscale xfix");
@@ -247,6 +244,10 @@ gnuplot_script line_chart_figure(const std::string& title, const std::string& x_
         for (const auto& s : series) row.push_back(k < s.y.size() ? s.y[k] : NAN);
         rows.push_back(std::move(row));
     }
+    // Lines run in x order, whatever the order of the grid's values.
+    if (numeric)
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](const auto& a, const auto& b) { return a[0] < b[0]; });
     g.data("lines", rows);
     std::string plot;
     for (size_t i = 0; i < series.size(); ++i)

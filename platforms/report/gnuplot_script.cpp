@@ -1,15 +1,19 @@
 // Figures as gnuplot scripts, rendered to SVG by gnuplot.
 #include "platforms/report/gnuplot_script.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
 #include "platforms/report/child_procs.h"
+#include "platforms/report/interrupt.h"
 #include "platforms/report/json.h"
 #include "platforms/report/run_record.h"
 
@@ -23,7 +27,10 @@ std::string find_gnuplot() {
     std::istringstream dirs(path ? path : "");
     for (std::string d; std::getline(dirs, d, ':');) {
         const std::string exe = (d.empty() ? "." : d) + "/gnuplot";
-        if (::access(exe.c_str(), X_OK) == 0) return exe;
+        struct stat st {};
+        if (::stat(exe.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+            ::access(exe.c_str(), X_OK) == 0)
+            return exe;
     }
     return "";
 }
@@ -59,8 +66,9 @@ void gnuplot_script::data(const std::string& name, const std::vector<std::vector
 }
 
 std::string gnuplot_script::text(const std::string& default_output) const {
-    return "# gnuplot -c THIS_FILE OUTPUT.svg (the output defaults to " + default_output + ")\n" +
-           m_head + "set output (ARGC > 0 ? ARG1 : " + gp_quote(default_output) + ")\n" + m_body;
+    return "# gnuplot -d -c THIS_FILE OUTPUT.svg (-d: without ~/.gnuplot; the output defaults to " +
+           default_output + ")\n" + m_head +
+           "set output (ARGC > 0 ? ARG1 : " + gp_quote(default_output) + ")\n" + m_body;
 }
 
 std::string gp_quote(const std::string& s) {
@@ -69,11 +77,22 @@ std::string gp_quote(const std::string& s) {
         if (c == '\\' || c == '"') out += '\\';
         if (c == '\n') {
             out += "\\n";
-            continue;
+        } else if (c == '\t') {
+            out += ' ';
+        } else if ((c >= 0 && c < 0x20) || c == 0x7f) {
+            out += '?';  // other control characters are not allowed in SVG text
+        } else {
+            out += c;
         }
-        out += c;
     }
     return out + "\"";
+}
+
+std::string gp_tics(const std::vector<std::string>& labels) {
+    std::string out = "(";
+    for (size_t i = 0; i < labels.size(); ++i)
+        out += (i ? ", " : "") + gp_quote(labels[i]) + " " + std::to_string(i);
+    return out + ")";
 }
 
 std::string gp_number(double v) {
@@ -93,26 +112,45 @@ std::vector<std::string> render_figures(
         svgs.push_back(svg);
     }
     if (figures.empty()) return svgs;
+    // An SVG is drawn under a temporary name and renamed when complete. A figure that is not
+    // drawn keeps its script and loses any SVG an earlier run left, which it no longer matches.
+    const auto drop_old = [&](size_t i) { std::remove(figures[i].first.svg_path.c_str()); };
     const std::string gnuplot = find_gnuplot();
-    if (gnuplot.empty())
+    if (gnuplot.empty()) {
+        for (size_t i = 0; i < figures.size(); ++i) drop_old(i);
+        const figure_file& f = figures.front().first;
         throw std::runtime_error(
             "gnuplot not found on PATH (Debian package gnuplot-nox); the figure scripts are "
-            "written: render each with `gnuplot -c NAME.gp NAME.svg`, e.g. " +
-            figures.front().first.script_path);
+            "written: render each with `gnuplot -d -c NAME.gp NAME.svg`, e.g. gnuplot -d -c " +
+            shell_quote(f.script_path) + " " + shell_quote(f.svg_path));
+    }
+    const std::string logs = make_temp_dir("nestvp-gnuplot");  // gnuplot's messages
     std::vector<child_job> jobs;
-    for (const auto& f : figures)
-        jobs.push_back({{gnuplot, "-c", f.first.script_path, f.first.svg_path},
+    for (size_t i = 0; i < figures.size(); ++i) {
+        const figure_file& f = figures[i].first;
+        jobs.push_back({{gnuplot, "-d", "-c", f.script_path, f.svg_path + ".part"},
                         "",
-                        f.first.svg_path + ".log"});
+                        logs + "/" + std::to_string(i) + ".log"});
+    }
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::vector<int> codes = run_children(jobs, cores);
+    const std::vector<int> codes = run_children(jobs, cores, sigint_received);
     std::string failed;
     for (size_t i = 0; i < jobs.size(); ++i) {
-        if (codes[i] != 0)
-            failed += "\n  " + figures[i].first.script_path + ": gnuplot exited with " +
-                      std::to_string(codes[i]) + ": " + tail_of_file(jobs[i].stderr_path, 5);
-        std::remove(jobs[i].stderr_path.c_str());
+        const std::string& svg = figures[i].first.svg_path;
+        const std::string part = svg + ".part";
+        if (codes[i] == 0 && std::rename(part.c_str(), svg.c_str()) == 0) continue;
+        std::remove(part.c_str());
+        drop_old(i);
+        failed += "\n  " + figures[i].first.script_path + ": ";
+        if (codes[i] == 0)
+            failed += "cannot rename " + part + " to " + svg;
+        else if (codes[i] < 0 || sigint_received())
+            failed += "not drawn (interrupted)";
+        else
+            failed += "gnuplot exited with " + std::to_string(codes[i]) + ": " +
+                      tail_of_file(jobs[i].stderr_path, 5);
     }
+    remove_temp_dir(logs);
     if (!failed.empty()) throw std::runtime_error("figures not drawn:" + failed);
     return svgs;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Figures as gnuplot scripts (Debian gnuplot-nox draws them). A script is self-contained: its
-// data sit inline as named data blocks, and `gnuplot -c NAME.gp NAME.svg` renders it, so a user
-// can restyle a figure and render it again. Numbers are written in the records' one form
+// data sit inline as named data blocks, and `gnuplot -d -c NAME.gp NAME.svg` renders it (-d: no
+// ~/.gnuplot, whose settings could change the figure), so a user can restyle a figure and render
+// it again. Numbers are written in the records' one form
 // (json_number), NaN where a value is missing.
 #include <string>
 #include <vector>
@@ -25,8 +26,11 @@ private:
     std::string m_body;
 };
 
-// A gnuplot double-quoted string literal (backslash and double quote escaped).
+// A gnuplot double-quoted string literal: backslash and double quote escaped, a newline as \n,
+// a tab as a space, other control characters (not allowed in SVG text) as '?'.
 std::string gp_quote(const std::string& s);
+// Tic marks named by labels at 0, 1, 2, ...: ("a" 0, "b" 1).
+std::string gp_tics(const std::vector<std::string>& labels);
 // A number as gnuplot reads it: json_number(v), or NaN when v is not finite.
 std::string gp_number(double v);
 
@@ -38,9 +42,10 @@ struct figure_file {
 figure_file figure_in(const std::string& dir, const std::string& name);
 
 // Writes each script (rendering by default to its SVG's file name) and renders them with
-// gnuplot, several at once. Returns the SVG paths. Throws std::runtime_error naming each figure
-// that failed and gnuplot's message, or saying that gnuplot is not installed; the scripts stay
-// written either way.
+// gnuplot, several at once; after a SIGINT no further figure starts. Returns the SVG paths.
+// Throws std::runtime_error naming each figure not drawn and why (gnuplot's message, an
+// interrupt), or saying that gnuplot is not installed. The scripts stay written either way; a
+// figure not drawn has no SVG (an earlier one of that name is removed).
 std::vector<std::string> render_figures(
     const std::vector<std::pair<figure_file, gnuplot_script>>& figures);
 

@@ -48,13 +48,8 @@ gnuplot_script policy_map_figure(const policy_map& m, map_criterion crit) {
     g.line("set key outside right top");  // in every panel, so the panels match
     g.line("set xlabel " + gp_quote(xax.key));
     g.line("set ylabel " + gp_quote(yax.key));
-    std::string xt, yt;
-    for (size_t i = 0; i < nx; ++i)
-        xt += (i ? ", " : "") + gp_quote(xax.values[i]) + " " + std::to_string(i);
-    for (size_t i = 0; i < ny; ++i)
-        yt += (i ? ", " : "") + gp_quote(yax.values[i]) + " " + std::to_string(i);
-    g.line("set xtics (" + xt + ")");
-    g.line("set ytics (" + yt + ")");
+    g.line("set xtics " + gp_tics(xax.values));
+    g.line("set ytics " + gp_tics(yax.values));
     g.line("set xrange [-0.5:" + std::to_string(nx) + "-0.5]");
     g.line("set yrange [-0.5:" + std::to_string(ny) + "-0.5]");
     g.line("set multiplot layout " + std::to_string(rows) + "," + std::to_string(cols) + " title " +

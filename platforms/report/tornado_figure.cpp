@@ -2,6 +2,7 @@
 #include "platforms/report/tornado_figure.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "platforms/report/json.h"
@@ -21,22 +22,23 @@ gnuplot_script tornado_figure(const uncertainty_target& t, size_t max_bars) {
     g.line("set grid xtics lc rgb \"#dddddd\"");
     g.line("set arrow from 0, graph 0 to 0, graph 1 nohead");
     std::vector<std::vector<double>> rise, fall;
-    std::string tics;
+    std::vector<std::string> keys(n);  // bottom up: the longest bar on top
     double widest = 1;
     for (size_t i = 0; i < n; ++i) {
         const variance_share& s = t.shares[i];
-        const double pct = 100 * s.share, y = static_cast<double>(n - 1 - i);
+        const double pct = std::isfinite(s.share) ? 100 * s.share : 0;
+        const double y = static_cast<double>(n - 1 - i);
         const bool falls = s.rho < 0;
         const double lo = falls ? -pct : 0, hi = falls ? 0 : pct;
         (falls ? fall : rise).push_back({(lo + hi) / 2, y, lo, hi, y - 0.35, y + 0.35});
-        tics += (i ? ", " : "") + gp_quote(s.key) + " " + gp_number(y);
+        keys[n - 1 - i] = s.key;
         char text[48];
         std::snprintf(text, sizeof text, "%.1f %% (rho %.2f)", pct, s.rho);
         g.line("set label " + gp_quote(text) + " at " + gp_number(falls ? lo : hi) + ", " +
                gp_number(y) + (falls ? " right offset -0.5,0" : " left offset 0.5,0"));
         widest = std::max(widest, pct);
     }
-    g.line("set ytics (" + tics + ")");
+    g.line("set ytics " + gp_tics(keys));
     g.line("set yrange [-0.6:" + gp_number(n - 0.4) + "]");
     g.line("set xrange [" + gp_number(-1.5 * widest) + ":" + gp_number(1.5 * widest) + "]");
     if (n == 0) {

@@ -215,11 +215,13 @@ TEST(CliE2E, RunPlotsAreWellFormedSvg) {
     EXPECT_GE(test::count_of(er, "<g id=\"gnuplot_plot_"), 1u);
     EXPECT_NE(er.find(">vCPU 0 ("), std::string::npos);
     EXPECT_TRUE(test::file_exists(d + "/plots/exit-rate.gp"));  // the script that drew it
-    // Latency figures exist only for kinds the run measured; each one is well formed.
+    // Latency figures exist only for kinds the run measured (entry and exit always are); each
+    // one is well formed.
+    EXPECT_TRUE(test::file_exists(d + "/plots/cdf-nested_entry_latency_ns.svg"));
+    EXPECT_TRUE(test::file_exists(d + "/plots/breakdown-nested_exit_latency_ns.svg"));
     for (const auto& kind : latency_kinds())
         for (const std::string& f : {"cdf-" + kind + ".svg", "breakdown-" + kind + ".svg"})
-            if (std::FILE* fp = std::fopen((d + "/plots/" + f).c_str(), "r")) {
-                std::fclose(fp);
+            if (test::file_exists(d + "/plots/" + f)) {
                 EXPECT_TRUE(test::xml_well_formed(d + "/plots/" + f, why)) << f << ": " << why;
             }
     // Without gnuplot the run still writes its record and the figure scripts, and says what

@@ -12,6 +12,7 @@
 #include "platforms/report/plot_data.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/tables.h"
+#include "platforms/report/tornado_figure.h"
 #include "sw/metrics/exit_timeline.h"
 
 namespace nestvp {
@@ -154,6 +155,46 @@ TEST(Figures, LineChartNumericAndCategorical) {
                           std::vector<line_series>{{"s", {1, 1}}});
     EXPECT_EQ(data_block(cat.text("c.svg"), "lines"), (rows{{0, 1}, {1, 1}}));
     EXPECT_NE(rendered(dir, "c", cat).find(">no-cancel</text>"), std::string::npos);
+    // Numbers given out of order are drawn in x order.
+    const gnuplot_script unsorted = line_chart_figure(
+        "t", "l2.hz (Hz)", "y", {"1000", "100", "250"}, std::vector<line_series>{{"s", {3, 1, 2}}});
+    EXPECT_EQ(data_block(unsorted.text("u.svg"), "lines"), (rows{{100, 1}, {250, 2}, {1000, 3}}));
+}
+
+TEST(Figures, TornadoBarsGoRightWhenTheOutputRisesAndLeftWhenItFalls) {
+    const std::string dir = test::fresh_dir("fig-tornado");
+    uncertainty_target t;
+    t.name = "ratio kvm_guest_exit cancel/no-cancel";
+    t.n = 12;
+    t.shares = {{"l2.vcpus", 0.5, 0.9}, {"l1.hz", 0.3, -0.7}, {"l0.costs.cede", 0.2, 0.1}};
+    const gnuplot_script g = tornado_figure(t);
+    const std::string gp = g.text("t.svg");
+    // x y xlow xhigh ylow yhigh in percent; the largest share on top (y = 2).
+    EXPECT_EQ(data_block(gp, "rise"),
+              (rows{{25, 2, 0, 50, 1.65, 2.35}, {10, 0, 0, 20, -0.35, 0.35}}));
+    EXPECT_EQ(data_block(gp, "fall"), (rows{{-15, 1, -30, 0, 0.65, 1.35}}));
+    EXPECT_NE(gp.find("set ytics (\"l0.costs.cede\" 0, \"l1.hz\" 1, \"l2.vcpus\" 2)"),
+              std::string::npos);
+    const std::string svg = rendered(dir, "t", g);
+    EXPECT_NE(svg.find("30.0 % (rho -0.70)"), std::string::npos);
+    EXPECT_NE(svg.find("share of variance: ratio kvm_guest_exit cancel/no-cancel"),
+              std::string::npos);
+    // At most max_bars bars; none at all still renders, saying so.
+    EXPECT_EQ(data_block(tornado_figure(t, 1).text("t.svg"), "rise").size(), 1u);
+    t.shares.clear();
+    EXPECT_NE(rendered(dir, "none", tornado_figure(t)).find("no assumptions"), std::string::npos);
+}
+
+// Labels reach the SVG literally: quotes, backslashes, gnuplot's own markup; a control
+// character becomes '?', since SVG text may not hold it.
+TEST(Figures, LabelsAreQuotedForGnuplotAndSvg) {
+    EXPECT_EQ(gp_quote("a\"b\\c\nd\te\x01" "f"), "\"a\\\"b\\\\c\\nd e?f\"");
+    EXPECT_EQ(gp_tics({"x", "y z"}), "(\"x\" 0, \"y z\" 1)");
+    const std::string dir = test::fresh_dir("fig-labels");
+    const std::vector<std::pair<double, uint64_t>> a = {{1, 1}, {2, 1}};
+    const std::string label = "q\"uote \\back @ARG1 $s0 {x}^_ <&> \x02";
+    const std::string svg = rendered(dir, "l", cdf_figure(label, "x (ns)", {{label, &a}}));
+    EXPECT_NE(svg.find("q\"uote \\back @ARG1 $s0 {x}^_ &lt;&amp;> ?"), std::string::npos) << svg;
 }
 
 // A script names its own output, so `gnuplot -c NAME.gp` renders it again; a broken script
@@ -171,8 +212,25 @@ TEST(Figures, RenderErrorsNameTheFigure) {
             << e.what();
     }
     EXPECT_TRUE(test::file_exists(dir + "/bad.gp"));
+    // No SVG, not even the one an earlier run drew, and no partial file.
+    write_text_file(dir + "/bad2.svg", "an earlier figure");
+    EXPECT_THROW(render_figures({{figure_in(dir, "bad2"), bad}}), std::runtime_error);
+    EXPECT_FALSE(test::file_exists(dir + "/bad2.svg"));
+    EXPECT_FALSE(test::file_exists(dir + "/bad2.svg.part"));
     EXPECT_NE(test::slurp(dir + "/bad.gp").find("set output (ARGC > 0 ? ARG1 : \"bad.svg\")"),
               std::string::npos);
+    // A ~/.gnuplot does not reach the figures (gnuplot -d).
+    const std::string home = test::fresh_dir("fig-home");
+    write_text_file(home + "/.gnuplot", "set datafile separator \",\"\n");
+    const char* old_home = std::getenv("HOME");
+    const std::string saved = old_home ? old_home : "";
+    setenv("HOME", home.c_str(), 1);
+    const std::vector<std::pair<double, uint64_t>> a = {{1, 1}, {2, 1}};
+    EXPECT_NO_THROW(render_figures({{figure_in(dir, "home"), cdf_figure("t", "x", {{"a", &a}})}}));
+    if (old_home)
+        setenv("HOME", saved.c_str(), 1);
+    else
+        unsetenv("HOME");
     const std::string path = std::getenv("PATH");
     setenv("PATH", "/nonexistent", 1);
     try {
