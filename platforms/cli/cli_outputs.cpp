@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "platforms/report/gnuplot_script.h"
 #include "platforms/report/run_record.h"
 
 namespace nestvp {
@@ -36,6 +37,16 @@ bool prepare_output_dir(const std::string& cmd, const std::string& flag, const s
     if (why.empty()) return true;
     std::fprintf(stderr, "nestvp %s: %s %s: %s\n", cmd.c_str(), flag.c_str(), path.c_str(),
                  why.c_str());
+    return false;
+}
+
+bool prepare_plot_dir(const std::string& cmd, const std::string& path) {
+    if (!prepare_output_dir(cmd, "--plot", path)) return false;
+    if (path.empty() || !find_gnuplot().empty()) return true;
+    std::fprintf(stderr,
+                 "nestvp %s: --plot %s: gnuplot not found on PATH (Debian package gnuplot-nox); "
+                 "it draws the figures\n",
+                 cmd.c_str(), path.c_str());
     return false;
 }
 

@@ -11,6 +11,9 @@ namespace nestvp {
 bool prepare_output_file(const std::string& cmd, const std::string& flag, const std::string& path);
 // The same for a --plot folder (created with its parents).
 bool prepare_output_dir(const std::string& cmd, const std::string& flag, const std::string& path);
+// prepare_output_dir for --plot, which also needs gnuplot: without it the command stops before
+// it runs anything, instead of after hours of runs.
+bool prepare_plot_dir(const std::string& cmd, const std::string& path);
 // Writes text to path, or to stdout for "-"; throws std::runtime_error on failure.
 void write_output(const std::string& path, const std::string& text);
 // Flushes stdout; prints "nestvp <cmd>: cannot write standard output: why" and returns false

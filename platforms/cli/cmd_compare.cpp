@@ -101,7 +101,7 @@ int compare_main(int argc, char** argv) {
         return exit_usage;
     }
     if (!prepare_output_file("compare", "--json", json_out) ||
-        !prepare_output_dir("compare", "--plot", plot_dir))
+        !prepare_plot_dir("compare", plot_dir))
         return exit_usage;
 
     // Labels: the B side's --vs settings, and the A side's values for the same keys.
@@ -211,8 +211,14 @@ int compare_main(int argc, char** argv) {
                 w["difference_pct"] = diff;
                 write_output(json_out, json_text(w));
             }
-            if (!plot_dir.empty())
-                write_run_plots(plot_dir, {{label_a, &rec[0].result}, {label_b, &rec[1].result}});
+            if (!plot_dir.empty()) {
+                const drawn_figures d = write_run_plots(
+                    plot_dir, {{label_a, &rec[0].result}, {label_b, &rec[1].result}});
+                if (!d.error.empty()) {
+                    std::fprintf(stderr, "nestvp compare: %s\n", d.error.c_str());
+                    rc = exit_failure;
+                }
+            }
         } catch (const std::exception& e) {
             std::fprintf(stderr, "nestvp compare: %s\n", e.what());
             rc = exit_failure;

@@ -71,7 +71,7 @@ int merge_main(int argc, char** argv) {
     if (!prepare_output_file("merge", "--csv", csv_out) ||
         !prepare_output_file("merge", "--json", json_out) ||
         !prepare_output_file("merge", "--points-csv", points_csv) ||
-        !prepare_output_dir("merge", "--plot", plot_dir))
+        !prepare_plot_dir("merge", plot_dir))
         return exit_usage;
     std::vector<std::string> problems, stale;
     const auto pts = load_points(plan, dir, problems, stale);

@@ -99,7 +99,7 @@ int policy_map_main(int argc, char** argv) {
         return exit_usage;
     }
     if (!prepare_output_file("policy-map", "--csv", csv_out) ||
-        !prepare_output_dir("policy-map", "--plot", plot_dir))
+        !prepare_plot_dir("policy-map", plot_dir))
         return exit_usage;
     std::vector<std::optional<run_record>> pts;
     int rc = run_plan_locally("policy-map", plan, jobs, quiet, pts);
@@ -114,7 +114,11 @@ int policy_map_main(int argc, char** argv) {
                 figures.push_back(
                     {figure_in(plot_dir, std::string("policy-map-") + criterion_name(c)),
                      policy_map_figure(m, c)});
-            render_figures(figures);
+            const drawn_figures d = render_figures(figures);
+            if (!d.error.empty()) {
+                std::fprintf(stderr, "nestvp policy-map: %s\n", d.error.c_str());
+                rc = exit_failure;
+            }
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp policy-map: %s\n", e.what());

@@ -220,7 +220,7 @@ int run_main(int argc, char** argv) {
          {std::make_pair("--json", cfg.run.json_path), std::make_pair("--csv", cfg.run.csv_path),
           std::make_pair("--trace", cfg.run.trace_path), std::make_pair("--plot-data", plot_data)})
         if (!prepare_output_file("run", out.first, out.second)) return exit_usage;
-    if (!prepare_output_dir("run", "--plot", cfg.run.plot_dir)) return exit_usage;
+    if (!prepare_plot_dir("run", cfg.run.plot_dir)) return exit_usage;
 
     run_options opts;
     opts.keep_exit_events = !cfg.run.plot_dir.empty() || !plot_data.empty();
@@ -282,8 +282,14 @@ int run_main(int argc, char** argv) {
             write_output(cfg.run.csv_path, records_csv({rec}, keys, true));
         }
         if (!plot_data.empty()) write_text_file(plot_data, plot_data_text(rec.result));
-        if (!cfg.run.plot_dir.empty())
-            write_run_plots(cfg.run.plot_dir, {{rec.platform, &rec.result}});
+        if (!cfg.run.plot_dir.empty()) {
+            const drawn_figures d =
+                write_run_plots(cfg.run.plot_dir, {{rec.platform, &rec.result}});
+            if (!d.error.empty()) {
+                std::fprintf(stderr, "nestvp run: %s\n", d.error.c_str());
+                return exit_failure;
+            }
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp run: %s\n", e.what());
         return exit_failure;

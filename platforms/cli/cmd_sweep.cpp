@@ -85,8 +85,7 @@ int sweep_main(int argc, char** argv) {
         return exit_usage;
     }
     if (!emit_dir.empty()) return emit_plan_jobs("sweep", plan, emit_dir, jobs);
-    if (!prepare_output_file("sweep", "--csv", csv_out) ||
-        !prepare_output_dir("sweep", "--plot", plot_dir))
+    if (!prepare_output_file("sweep", "--csv", csv_out) || !prepare_plot_dir("sweep", plot_dir))
         return exit_usage;
     // The local sweep runs exactly the commands --emit-jobs would write, into a temp dir,
     // and reads the points back the way merge does: both paths give the same CSV.

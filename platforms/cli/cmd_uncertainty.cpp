@@ -140,7 +140,7 @@ int uncertainty_main(int argc, char** argv) {
     if (!prepare_output_file("uncertainty", "--csv", csv_out) ||
         !prepare_output_file("uncertainty", "--json", json_out) ||
         !prepare_output_file("uncertainty", "--points-csv", points_csv) ||
-        !prepare_output_dir("uncertainty", "--plot", plot_dir))
+        !prepare_plot_dir("uncertainty", plot_dir))
         return exit_usage;
     std::vector<std::optional<run_record>> pts;
     int rc = run_plan_locally("uncertainty", plan, jobs, quiet, pts);

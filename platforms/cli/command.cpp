@@ -32,7 +32,13 @@ bool write_sweep_results(const char* cmd, const sweep_plan& plan,
     try {
         const std::string csv = sweep_csv(plan, pts);
         write_output(csv_out.empty() ? "-" : csv_out, csv);
-        if (!plot_dir.empty()) write_sweep_plots(plot_dir, plan, pts);
+        if (!plot_dir.empty()) {
+            const drawn_figures d = write_sweep_plots(plot_dir, plan, pts);
+            if (!d.error.empty()) {
+                std::fprintf(stderr, "nestvp %s: %s\n", cmd, d.error.c_str());
+                return false;
+            }
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());
         return false;
@@ -58,7 +64,11 @@ bool write_uncertainty_results(const char* cmd, const sweep_plan& plan,
                     t.name.rfind("gsb_recv", 0) == 0 || t.name.rfind("arithoh_count", 0) == 0)
                     figures.push_back(
                         {figure_in(plot_dir, "tornado-" + file_part(t.name)), tornado_figure(t)});
-            render_figures(figures);
+            const drawn_figures d = render_figures(figures);
+            if (!d.error.empty()) {
+                std::fprintf(stderr, "nestvp %s: %s\n", cmd, d.error.c_str());
+                return false;
+            }
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());

@@ -19,24 +19,6 @@
 
 namespace nestvp {
 
-namespace {
-
-// gnuplot on PATH, or "" (execvp's search, done here because posix_spawn takes a path).
-std::string find_gnuplot() {
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path ? path : "");
-    for (std::string d; std::getline(dirs, d, ':');) {
-        const std::string exe = (d.empty() ? "." : d) + "/gnuplot";
-        struct stat st {};
-        if (::stat(exe.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-            ::access(exe.c_str(), X_OK) == 0)
-            return exe;
-    }
-    return "";
-}
-
-}  // namespace
-
 gnuplot_script::gnuplot_script(const std::string& title, int width, int height) {
     // noenhanced: labels are literal text (no ^ _ @ markup).
     m_head = "set terminal svg size " + std::to_string(width) + "," + std::to_string(height) +
@@ -99,19 +81,30 @@ std::string gp_number(double v) {
     return std::isfinite(v) ? json_number(v) : std::string("NaN");
 }
 
+std::string find_gnuplot() {
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "");
+    for (std::string d; std::getline(dirs, d, ':');) {
+        const std::string exe = (d.empty() ? "." : d) + "/gnuplot";
+        struct stat st {};
+        if (::stat(exe.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+            ::access(exe.c_str(), X_OK) == 0)
+            return exe;
+    }
+    return "";
+}
+
 figure_file figure_in(const std::string& dir, const std::string& name) {
     return {dir + "/" + name + ".gp", dir + "/" + name + ".svg"};
 }
 
-std::vector<std::string> render_figures(
-    const std::vector<std::pair<figure_file, gnuplot_script>>& figures) {
-    std::vector<std::string> svgs;
+drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_script>>& figures) {
+    drawn_figures out;
     for (const auto& f : figures) {
         const std::string& svg = f.first.svg_path;
         write_text_file(f.first.script_path, f.second.text(svg.substr(svg.find_last_of('/') + 1)));
-        svgs.push_back(svg);
     }
-    if (figures.empty()) return svgs;
+    if (figures.empty()) return out;
     // An SVG is drawn under a temporary name and renamed when complete. A figure that is not
     // drawn keeps its script and loses any SVG an earlier run left, which it no longer matches.
     const auto drop_old = [&](size_t i) { std::remove(figures[i].first.svg_path.c_str()); };
@@ -119,10 +112,12 @@ std::vector<std::string> render_figures(
     if (gnuplot.empty()) {
         for (size_t i = 0; i < figures.size(); ++i) drop_old(i);
         const figure_file& f = figures.front().first;
-        throw std::runtime_error(
-            "gnuplot not found on PATH (Debian package gnuplot-nox); the figure scripts are "
-            "written: render each with `gnuplot -d -c NAME.gp NAME.svg`, e.g. gnuplot -d -c " +
-            shell_quote(f.script_path) + " " + shell_quote(f.svg_path));
+        out.error =
+            "gnuplot not found on PATH (Debian package gnuplot-nox); the figure scripts "
+            "are written: render each with `gnuplot -d -c NAME.gp NAME.svg`, e.g. "
+            "gnuplot -d -c " +
+            shell_quote(f.script_path) + " " + shell_quote(f.svg_path);
+        return out;
     }
     const std::string logs = make_temp_dir("nestvp-gnuplot");  // gnuplot's messages
     std::vector<child_job> jobs;
@@ -134,25 +129,27 @@ std::vector<std::string> render_figures(
     }
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::vector<int> codes = run_children(jobs, cores, sigint_received);
-    std::string failed;
     for (size_t i = 0; i < jobs.size(); ++i) {
         const std::string& svg = figures[i].first.svg_path;
         const std::string part = svg + ".part";
-        if (codes[i] == 0 && std::rename(part.c_str(), svg.c_str()) == 0) continue;
+        if (codes[i] == 0 && std::rename(part.c_str(), svg.c_str()) == 0) {
+            out.svgs.push_back(svg);
+            continue;
+        }
         std::remove(part.c_str());
         drop_old(i);
-        failed += "\n  " + figures[i].first.script_path + ": ";
+        out.error += (out.error.empty() ? "figures not drawn:\n  " : "\n  ") +
+                     figures[i].first.script_path + ": ";
         if (codes[i] == 0)
-            failed += "cannot rename " + part + " to " + svg;
+            out.error += "cannot rename " + part + " to " + svg;
         else if (codes[i] < 0 || sigint_received())
-            failed += "not drawn (interrupted)";
+            out.error += "not drawn (interrupted)";
         else
-            failed += "gnuplot exited with " + std::to_string(codes[i]) + ": " +
-                      tail_of_file(jobs[i].stderr_path, 5);
+            out.error += "gnuplot exited with " + std::to_string(codes[i]) + ": " +
+                         tail_of_file(jobs[i].stderr_path, 5);
     }
     remove_temp_dir(logs);
-    if (!failed.empty()) throw std::runtime_error("figures not drawn:" + failed);
-    return svgs;
+    return out;
 }
 
 }  // namespace nestvp

@@ -41,12 +41,21 @@ struct figure_file {
 };
 figure_file figure_in(const std::string& dir, const std::string& name);
 
+// gnuplot's path on PATH, or "" (execvp's search, done here because posix_spawn takes a path).
+std::string find_gnuplot();
+
+// What render_figures drew, and what it did not.
+struct drawn_figures {
+    std::vector<std::string> svgs;  // the SVG paths, in order
+    std::string error;  // "": all drawn; else "figures not drawn:" and a line per figure, or
+                        // that gnuplot is not installed
+};
+
 // Writes each script (rendering by default to its SVG's file name) and renders them with
-// gnuplot, several at once; after a SIGINT no further figure starts. Returns the SVG paths.
-// Throws std::runtime_error naming each figure not drawn and why (gnuplot's message, an
-// interrupt), or saying that gnuplot is not installed. The scripts stay written either way; a
-// figure not drawn has no SVG (an earlier one of that name is removed).
-std::vector<std::string> render_figures(
-    const std::vector<std::pair<figure_file, gnuplot_script>>& figures);
+// gnuplot, several at once; after a SIGINT no further figure starts. The scripts stay written
+// whatever happens; a figure not drawn has no SVG (an earlier one of that name is removed).
+// A failed figure is reported in the result, not thrown, so the caller reports it beside its
+// other outputs; only a script that cannot be written throws std::runtime_error.
+drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_script>>& figures);
 
 }  // namespace nestvp

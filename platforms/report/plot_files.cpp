@@ -36,8 +36,7 @@ std::string file_part(const std::string& s) {
     return out;
 }
 
-std::vector<std::string> write_run_plots(const std::string& dir,
-                                         const std::vector<labelled_run>& runs) {
+drawn_figures write_run_plots(const std::string& dir, const std::vector<labelled_run>& runs) {
     std::vector<std::pair<figure_file, gnuplot_script>> figures;
     const auto put = [&](const std::string& name, gnuplot_script g) {
         figures.push_back({figure_in(dir, name), std::move(g)});
@@ -71,8 +70,8 @@ std::vector<std::string> write_run_plots(const std::string& dir,
     return render_figures(figures);
 }
 
-std::vector<std::string> write_sweep_plots(const std::string& dir, const sweep_plan& plan,
-                                           const std::vector<std::optional<run_record>>& pts) {
+drawn_figures write_sweep_plots(const std::string& dir, const sweep_plan& plan,
+                                const std::vector<std::optional<run_record>>& pts) {
     std::vector<std::pair<figure_file, gnuplot_script>> figures;
     if (plan.grid.empty()) return {};
     const grid_axis& xa = plan.grid.front();

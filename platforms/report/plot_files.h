@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "platforms/report/gnuplot_script.h"
 #include "platforms/report/run_record.h"
 #include "platforms/report/sweep_plan.h"
 
@@ -18,15 +19,14 @@ struct labelled_run {
 // Per latency kind with samples in some run: cdf-<kind> (one line per run) and
 // breakdown-<kind> (one stacked bar per run). Then the exit rate per vCPU of each run:
 // exit-rate for a single run, exit-rate-a, exit-rate-b, ... otherwise. Each figure is a gnuplot
-// script NAME.gp and the NAME.svg it renders (gnuplot_script.h). Returns the SVG paths; throws
-// std::runtime_error naming a figure that failed.
-std::vector<std::string> write_run_plots(const std::string& dir,
-                                         const std::vector<labelled_run>& runs);
+// script NAME.gp and the NAME.svg it renders; what was and was not drawn comes back as
+// render_figures says (gnuplot_script.h).
+drawn_figures write_run_plots(const std::string& dir, const std::vector<labelled_run>& runs);
 
 // sweep-<metric>.gp and .svg per chart metric: x is the first grid key, one line per combination of
-// the other keys. Points that failed are left out of their line.
-std::vector<std::string> write_sweep_plots(const std::string& dir, const sweep_plan& plan,
-                                           const std::vector<std::optional<run_record>>& pts);
+// the other keys. A point that failed leaves a gap in its line.
+drawn_figures write_sweep_plots(const std::string& dir, const sweep_plan& plan,
+                                const std::vector<std::optional<run_record>>& pts);
 
 // A unit for a setting key: the schema unit (param_schema.h), else guessed from its name:
 // "run.duration_s" -> "s", "l2.hz" -> "Hz".

@@ -39,7 +39,9 @@ rows data_block(const std::string& script, const std::string& name) {
 // Renders the script with gnuplot into dir/name.svg, checks the SVG is well-formed and
 // returns it.
 std::string rendered(const std::string& dir, const std::string& name, const gnuplot_script& g) {
-    const auto svgs = render_figures({{figure_in(dir, name), g}});
+    const drawn_figures drawn = render_figures({{figure_in(dir, name), g}});
+    EXPECT_EQ(drawn.error, "");
+    const std::vector<std::string>& svgs = drawn.svgs;
     std::string why;
     EXPECT_TRUE(test::xml_well_formed(svgs.at(0), why)) << name << ": " << why;
     return test::slurp(svgs.at(0));
@@ -188,7 +190,9 @@ TEST(Figures, TornadoBarsGoRightWhenTheOutputRisesAndLeftWhenItFalls) {
 // Labels reach the SVG literally: quotes, backslashes, gnuplot's own markup; a control
 // character becomes '?', since SVG text may not hold it.
 TEST(Figures, LabelsAreQuotedForGnuplotAndSvg) {
-    EXPECT_EQ(gp_quote("a\"b\\c\nd\te\x01" "f"), "\"a\\\"b\\\\c\\nd e?f\"");
+    EXPECT_EQ(gp_quote("a\"b\\c\nd\te\x01"
+                       "f"),
+              "\"a\\\"b\\\\c\\nd e?f\"");
     EXPECT_EQ(gp_tics({"x", "y z"}), "(\"x\" 0, \"y z\" 1)");
     const std::string dir = test::fresh_dir("fig-labels");
     const std::vector<std::pair<double, uint64_t>> a = {{1, 1}, {2, 1}};
@@ -203,22 +207,22 @@ TEST(Figures, RenderErrorsNameTheFigure) {
     const std::string dir = test::fresh_dir("fig-errors");
     gnuplot_script bad("t", 400, 300);
     bad.line("plot $nowhere using 1:2");
-    try {
-        render_figures({{figure_in(dir, "bad"), bad}});
-        FAIL() << "no error";
-    } catch (const std::runtime_error& e) {
-        EXPECT_NE(std::string(e.what()).find(dir + "/bad.gp: gnuplot exited with"),
-                  std::string::npos)
-            << e.what();
-    }
+    const gnuplot_script good("t", 400, 300);
+    const drawn_figures d =
+        render_figures({{figure_in(dir, "bad"), bad}, {figure_in(dir, "good"), good}});
+    EXPECT_EQ(d.error.rfind("figures not drawn:\n  " + dir + "/bad.gp: gnuplot exited with 1: ", 0),
+              0u)
+        << d.error;
+    EXPECT_NE(d.error.find("no datablock named $nowhere"), std::string::npos) << d.error;
+    EXPECT_EQ(d.svgs, (std::vector<std::string>{dir + "/good.svg"}));  // the others are drawn
     EXPECT_TRUE(test::file_exists(dir + "/bad.gp"));
-    // No SVG, not even the one an earlier run drew, and no partial file.
-    write_text_file(dir + "/bad2.svg", "an earlier figure");
-    EXPECT_THROW(render_figures({{figure_in(dir, "bad2"), bad}}), std::runtime_error);
-    EXPECT_FALSE(test::file_exists(dir + "/bad2.svg"));
-    EXPECT_FALSE(test::file_exists(dir + "/bad2.svg.part"));
     EXPECT_NE(test::slurp(dir + "/bad.gp").find("set output (ARGC > 0 ? ARG1 : \"bad.svg\")"),
               std::string::npos);
+    // No SVG, not even the one an earlier run drew, and no partial file.
+    write_text_file(dir + "/bad2.svg", "an earlier figure");
+    EXPECT_NE(render_figures({{figure_in(dir, "bad2"), bad}}).error, "");
+    EXPECT_FALSE(test::file_exists(dir + "/bad2.svg"));
+    EXPECT_FALSE(test::file_exists(dir + "/bad2.svg.part"));
     // A ~/.gnuplot does not reach the figures (gnuplot -d).
     const std::string home = test::fresh_dir("fig-home");
     write_text_file(home + "/.gnuplot", "set datafile separator \",\"\n");
@@ -226,24 +230,21 @@ TEST(Figures, RenderErrorsNameTheFigure) {
     const std::string saved = old_home ? old_home : "";
     setenv("HOME", home.c_str(), 1);
     const std::vector<std::pair<double, uint64_t>> a = {{1, 1}, {2, 1}};
-    EXPECT_NO_THROW(render_figures({{figure_in(dir, "home"), cdf_figure("t", "x", {{"a", &a}})}}));
+    EXPECT_EQ(render_figures({{figure_in(dir, "home"), cdf_figure("t", "x", {{"a", &a}})}}).error,
+              "");
     if (old_home)
         setenv("HOME", saved.c_str(), 1);
     else
         unsetenv("HOME");
+    // No gnuplot: the scripts are written, with a hint how to render them.
     const std::string path = std::getenv("PATH");
     setenv("PATH", "/nonexistent", 1);
-    try {
-        render_figures({{figure_in(dir, "ok"), gnuplot_script("t", 400, 300)}});
-        setenv("PATH", path.c_str(), 1);
-        FAIL() << "no error";
-    } catch (const std::runtime_error& e) {
-        setenv("PATH", path.c_str(), 1);
-        EXPECT_NE(std::string(e.what()).find("gnuplot not found on PATH (Debian package "
-                                             "gnuplot-nox)"),
-                  std::string::npos)
-            << e.what();
-    }
+    const drawn_figures none = render_figures({{figure_in(dir, "ok"), good}});
+    setenv("PATH", path.c_str(), 1);
+    EXPECT_NE(none.error.find("gnuplot not found on PATH (Debian package gnuplot-nox)"),
+              std::string::npos)
+        << none.error;
+    EXPECT_TRUE(none.svgs.empty());
     EXPECT_TRUE(test::file_exists(dir + "/ok.gp"));
 }
 
@@ -298,7 +299,7 @@ TEST(Figures, FigureSetsForRunAndSweep) {
     b.metrics.latencies["wake_latency_ns"].all.count = 0;  // measured nowhere: no figure
     a.exits = {0.25, {{1}}};
     a.sim_seconds = b.sim_seconds = 1;
-    const auto files = write_run_plots(dir, {{"A", &a}, {"B", &b}});
+    const auto files = write_run_plots(dir, {{"A", &a}, {"B", &b}}).svgs;
     EXPECT_EQ(files.size(), 4u);
     for (const char* f : {"cdf-l1_handling_latency_ns.svg", "breakdown-l1_handling_latency_ns.svg",
                           "exit-rate-a.svg", "exit-rate-b.svg"}) {
@@ -310,7 +311,7 @@ TEST(Figures, FigureSetsForRunAndSweep) {
               2u);
     EXPECT_TRUE(test::file_exists(dir + "/cdf-l1_handling_latency_ns.gp"));
     const std::string one = test::fresh_dir("fig-sets-one");
-    EXPECT_EQ(write_run_plots(one, {{"A", &a}}).back(), one + "/exit-rate.svg");
+    EXPECT_EQ(write_run_plots(one, {{"A", &a}}).svgs.back(), one + "/exit-rate.svg");
 
     const sweep_plan p = make_sweep_plan(
         "/f", {}, {parse_grid("l2.hz=100,250"), parse_grid("l1.dec_policy=cancel,no-cancel")});
@@ -321,7 +322,7 @@ TEST(Figures, FigureSetsForRunAndSweep) {
         r.result.metrics.kvm_guest_exit = 10 * (i + 1);
         pts[i] = r;
     }
-    const auto charts = write_sweep_plots(dir, p, pts);
+    const auto charts = write_sweep_plots(dir, p, pts).svgs;
     // Only kvm_guest_exit is non-zero in these records: every other metric gets no chart.
     ASSERT_EQ(charts.size(), 1u);
     EXPECT_EQ(charts[0], dir + "/sweep-kvm_guest_exit.svg");
