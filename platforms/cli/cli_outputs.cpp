@@ -6,7 +6,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "platforms/report/gnuplot_script.h"
 #include "platforms/report/run_record.h"
 
 namespace nestvp {
@@ -43,10 +42,14 @@ bool prepare_output_dir(const std::string& cmd, const std::string& flag, const s
 bool prepare_plot_dir(const std::string& cmd, const std::string& path) {
     if (!prepare_output_dir(cmd, "--plot", path)) return false;
     if (path.empty() || !find_gnuplot().empty()) return true;
-    std::fprintf(stderr,
-                 "nestvp %s: --plot %s: gnuplot not found on PATH (Debian package gnuplot-nox); "
-                 "it draws the figures\n",
-                 cmd.c_str(), path.c_str());
+    std::fprintf(stderr, "nestvp %s: --plot %s: %s; it draws the figures\n", cmd.c_str(),
+                 path.c_str(), k_no_gnuplot);
+    return false;
+}
+
+bool report_figures(const std::string& cmd, const drawn_figures& d) {
+    if (d.error.empty()) return true;
+    std::fprintf(stderr, "nestvp %s: %s\n", cmd.c_str(), d.error.c_str());
     return false;
 }
 

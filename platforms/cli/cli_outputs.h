@@ -3,6 +3,8 @@
 // created, and a write to stdout is checked (a full disk or /dev/full is an error, exit 1).
 #include <string>
 
+#include "platforms/report/gnuplot_script.h"
+
 namespace nestvp {
 
 // Checks an output given as `flag path` before any work is done, creating its missing
@@ -14,6 +16,8 @@ bool prepare_output_dir(const std::string& cmd, const std::string& flag, const s
 // prepare_output_dir for --plot, which also needs gnuplot: without it the command stops before
 // it runs anything, instead of after hours of runs.
 bool prepare_plot_dir(const std::string& cmd, const std::string& path);
+// Prints "nestvp <cmd>: " and the figures not drawn, if any; returns whether all were drawn.
+bool report_figures(const std::string& cmd, const drawn_figures& d);
 // Writes text to path, or to stdout for "-"; throws std::runtime_error on failure.
 void write_output(const std::string& path, const std::string& text);
 // Flushes stdout; prints "nestvp <cmd>: cannot write standard output: why" and returns false

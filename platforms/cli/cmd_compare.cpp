@@ -211,14 +211,10 @@ int compare_main(int argc, char** argv) {
                 w["difference_pct"] = diff;
                 write_output(json_out, json_text(w));
             }
-            if (!plot_dir.empty()) {
-                const drawn_figures d = write_run_plots(
-                    plot_dir, {{label_a, &rec[0].result}, {label_b, &rec[1].result}});
-                if (!d.error.empty()) {
-                    std::fprintf(stderr, "nestvp compare: %s\n", d.error.c_str());
-                    rc = exit_failure;
-                }
-            }
+            if (!plot_dir.empty() &&
+                !report_figures("compare", write_run_plots(plot_dir, {{label_a, &rec[0].result},
+                                                                      {label_b, &rec[1].result}})))
+                rc = exit_failure;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "nestvp compare: %s\n", e.what());
             rc = exit_failure;

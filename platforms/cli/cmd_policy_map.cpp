@@ -10,7 +10,7 @@
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/child_procs.h"
 #include "platforms/report/interrupt.h"
-#include "platforms/report/policy_map_figure.h"
+#include "platforms/report/plot_files.h"
 
 namespace nestvp {
 namespace {
@@ -107,19 +107,8 @@ int policy_map_main(int argc, char** argv) {
     try {
         const policy_map m = analyse_policy_map(plan, pts);
         write_output(csv_out.empty() ? "-" : csv_out, policy_map_csv(m));
-        if (!plot_dir.empty()) {
-            std::vector<std::pair<figure_file, gnuplot_script>> figures;
-            for (auto c :
-                 {map_criterion::throughput, map_criterion::timer_p99, map_criterion::exits})
-                figures.push_back(
-                    {figure_in(plot_dir, std::string("policy-map-") + criterion_name(c)),
-                     policy_map_figure(m, c)});
-            const drawn_figures d = render_figures(figures);
-            if (!d.error.empty()) {
-                std::fprintf(stderr, "nestvp policy-map: %s\n", d.error.c_str());
-                rc = exit_failure;
-            }
-        }
+        if (!plot_dir.empty() && !report_figures("policy-map", write_policy_map_plots(plot_dir, m)))
+            rc = exit_failure;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp policy-map: %s\n", e.what());
         rc = exit_failure;

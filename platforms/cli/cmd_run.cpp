@@ -282,14 +282,10 @@ int run_main(int argc, char** argv) {
             write_output(cfg.run.csv_path, records_csv({rec}, keys, true));
         }
         if (!plot_data.empty()) write_text_file(plot_data, plot_data_text(rec.result));
-        if (!cfg.run.plot_dir.empty()) {
-            const drawn_figures d =
-                write_run_plots(cfg.run.plot_dir, {{rec.platform, &rec.result}});
-            if (!d.error.empty()) {
-                std::fprintf(stderr, "nestvp run: %s\n", d.error.c_str());
-                return exit_failure;
-            }
-        }
+        if (!cfg.run.plot_dir.empty() &&
+            !report_figures("run",
+                            write_run_plots(cfg.run.plot_dir, {{rec.platform, &rec.result}})))
+            return exit_failure;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp run: %s\n", e.what());
         return exit_failure;

@@ -7,7 +7,6 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/run_record.h"
-#include "platforms/report/tornado_figure.h"
 #include "platforms/report/uncertainty.h"
 
 namespace nestvp {
@@ -32,13 +31,8 @@ bool write_sweep_results(const char* cmd, const sweep_plan& plan,
     try {
         const std::string csv = sweep_csv(plan, pts);
         write_output(csv_out.empty() ? "-" : csv_out, csv);
-        if (!plot_dir.empty()) {
-            const drawn_figures d = write_sweep_plots(plot_dir, plan, pts);
-            if (!d.error.empty()) {
-                std::fprintf(stderr, "nestvp %s: %s\n", cmd, d.error.c_str());
-                return false;
-            }
-        }
+        if (!plot_dir.empty() && !report_figures(cmd, write_sweep_plots(plot_dir, plan, pts)))
+            return false;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());
         return false;
@@ -57,19 +51,8 @@ bool write_uncertainty_results(const char* cmd, const sweep_plan& plan,
         if (!csv_out.empty()) write_output(csv_out, uncertainty_csv(r));
         if (!json_out.empty()) write_output(json_out, json_text(uncertainty_json(r)));
         if (!points_csv.empty()) write_output(points_csv, sweep_csv(plan, pts));
-        if (!plot_dir.empty()) {
-            std::vector<std::pair<figure_file, gnuplot_script>> figures;
-            for (const auto& t : r.targets)
-                if (t.name.rfind("ratio ", 0) == 0 || t.name.rfind("kvm_guest_exit", 0) == 0 ||
-                    t.name.rfind("gsb_recv", 0) == 0 || t.name.rfind("arithoh_count", 0) == 0)
-                    figures.push_back(
-                        {figure_in(plot_dir, "tornado-" + file_part(t.name)), tornado_figure(t)});
-            const drawn_figures d = render_figures(figures);
-            if (!d.error.empty()) {
-                std::fprintf(stderr, "nestvp %s: %s\n", cmd, d.error.c_str());
-                return false;
-            }
-        }
+        if (!plot_dir.empty() && !report_figures(cmd, write_tornado_plots(plot_dir, r)))
+            return false;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());
         return false;

@@ -81,6 +81,8 @@ std::string gp_number(double v) {
     return std::isfinite(v) ? json_number(v) : std::string("NaN");
 }
 
+const char* const k_no_gnuplot = "gnuplot not found on PATH (Debian package gnuplot-nox)";
+
 std::string find_gnuplot() {
     const char* path = std::getenv("PATH");
     std::istringstream dirs(path ? path : "");
@@ -112,11 +114,10 @@ drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_sc
     if (gnuplot.empty()) {
         for (size_t i = 0; i < figures.size(); ++i) drop_old(i);
         const figure_file& f = figures.front().first;
-        out.error =
-            "gnuplot not found on PATH (Debian package gnuplot-nox); the figure scripts "
-            "are written: render each with `gnuplot -d -c NAME.gp NAME.svg`, e.g. "
-            "gnuplot -d -c " +
-            shell_quote(f.script_path) + " " + shell_quote(f.svg_path);
+        out.error = std::string(k_no_gnuplot) +
+                    "; the figure scripts are written: render each with `gnuplot -d -c NAME.gp "
+                    "NAME.svg`, e.g. gnuplot -d -c " +
+                    shell_quote(f.script_path) + " " + shell_quote(f.svg_path);
         return out;
     }
     const std::string logs = make_temp_dir("nestvp-gnuplot");  // gnuplot's messages

@@ -43,10 +43,12 @@ figure_file figure_in(const std::string& dir, const std::string& name);
 
 // gnuplot's path on PATH, or "" (execvp's search, done here because posix_spawn takes a path).
 std::string find_gnuplot();
+// What to say when find_gnuplot() finds nothing: the problem and the package to install.
+extern const char* const k_no_gnuplot;
 
 // What render_figures drew, and what it did not.
 struct drawn_figures {
-    std::vector<std::string> svgs;  // the SVG paths, in order
+    std::vector<std::string> svgs;  // the SVGs drawn, in the order given
     std::string error;  // "": all drawn; else "figures not drawn:" and a line per figure, or
                         // that gnuplot is not installed
 };

@@ -7,7 +7,9 @@
 
 #include "platforms/config/param_schema.h"
 #include "platforms/report/figures.h"
+#include "platforms/report/policy_map_figure.h"
 #include "platforms/report/tables.h"
+#include "platforms/report/tornado_figure.h"
 
 namespace nestvp {
 
@@ -106,6 +108,23 @@ drawn_figures write_sweep_plots(const std::string& dir, const sweep_plan& plan,
                            line_chart_figure(metric + " against " + xa.key, x_label, y_label,
                                              xa.values, series)});
     }
+    return render_figures(figures);
+}
+
+drawn_figures write_tornado_plots(const std::string& dir, const uncertainty_report& r) {
+    std::vector<std::pair<figure_file, gnuplot_script>> figures;
+    for (const auto& t : r.targets)
+        if (t.name.rfind("ratio ", 0) == 0 || t.name.rfind("kvm_guest_exit", 0) == 0 ||
+            t.name.rfind("gsb_recv", 0) == 0 || t.name.rfind("arithoh_count", 0) == 0)
+            figures.push_back({figure_in(dir, "tornado-" + file_part(t.name)), tornado_figure(t)});
+    return render_figures(figures);
+}
+
+drawn_figures write_policy_map_plots(const std::string& dir, const policy_map& m) {
+    std::vector<std::pair<figure_file, gnuplot_script>> figures;
+    for (auto c : {map_criterion::throughput, map_criterion::timer_p99, map_criterion::exits})
+        figures.push_back({figure_in(dir, std::string("policy-map-") + criterion_name(c)),
+                           policy_map_figure(m, c)});
     return render_figures(figures);
 }
 

@@ -1,13 +1,15 @@
 #pragma once
-// The figure sets --plot DIR writes for run, compare and sweep.
+// The figure sets --plot DIR writes for run, compare, sweep, uncertainty and policy-map.
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "platforms/report/gnuplot_script.h"
+#include "platforms/report/policy_map.h"
 #include "platforms/report/run_record.h"
 #include "platforms/report/sweep_plan.h"
+#include "platforms/report/uncertainty.h"
 
 namespace nestvp {
 
@@ -27,6 +29,13 @@ drawn_figures write_run_plots(const std::string& dir, const std::vector<labelled
 // the other keys. A point that failed leaves a gap in its line.
 drawn_figures write_sweep_plots(const std::string& dir, const sweep_plan& plan,
                                 const std::vector<std::optional<run_record>>& pts);
+
+// tornado-<target> per ratio, per exit count, arithoh and GET_STATE count target.
+drawn_figures write_tornado_plots(const std::string& dir, const uncertainty_report& r);
+
+// policy-map-<criterion> per criterion (throughput, timer_p99, exits). Throws
+// std::invalid_argument as policy_map_figure does.
+drawn_figures write_policy_map_plots(const std::string& dir, const policy_map& m);
 
 // A unit for a setting key: the schema unit (param_schema.h), else guessed from its name:
 // "run.duration_s" -> "s", "l2.hz" -> "Hz".

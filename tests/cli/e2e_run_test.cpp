@@ -225,30 +225,31 @@ TEST(CliE2E, RunPlotsAreWellFormedSvg) {
             if (test::file_exists(d + "/plots/" + f)) {
                 EXPECT_TRUE(test::xml_well_formed(d + "/plots/" + f, why)) << f << ": " << why;
             }
-    // Without gnuplot, --plot is refused before anything runs, saying what is missing.
+}
+
+// --plot needs gnuplot. Without one on PATH it is refused before anything runs; when gnuplot
+// fails after the run, the record is written and each figure not drawn is named.
+TEST(CliE2E, RunPlotsNeedAWorkingGnuplot) {
+    const std::string d = test::fresh_dir("e2e-plot-gnuplot");
     std::vector<std::string> argv =
         nestvp({"run", k_ref, "--set", k_short, "--json", d + "/r.json", "--plot", d + "/scripts"});
     argv.insert(argv.begin(), {"/usr/bin/env", "PATH=/nonexistent"});
-    const auto no_gnuplot = run_cmd(argv, d);
-    EXPECT_EQ(no_gnuplot.code, 2);
-    EXPECT_NE(no_gnuplot.err.find("nestvp run: --plot " + d +
-                                  "/scripts: gnuplot not found on PATH (Debian package "
-                                  "gnuplot-nox)"),
-              std::string::npos)
-        << no_gnuplot.err;
+    const auto expect_failure = [&](int code, const std::string& message) {
+        const auto r = run_cmd(argv, d);
+        EXPECT_EQ(r.code, code) << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    };
+    expect_failure(2, "nestvp run: --plot " + d +
+                          "/scripts: gnuplot not found on PATH (Debian package gnuplot-nox)");
     EXPECT_FALSE(test::file_exists(d + "/r.json"));
-    // A gnuplot that fails after the run: the record is written, the figures are named.
+
     ::mkdir((d + "/bin").c_str(), 0755);
     write_text_file(d + "/bin/gnuplot", "#!/bin/sh\necho 'cannot draw' >&2\nexit 1\n");
     ASSERT_EQ(::chmod((d + "/bin/gnuplot").c_str(), 0755), 0);
     argv[1] = "PATH=" + d + "/bin:" + std::getenv("PATH");
-    const auto failing = run_cmd(argv, d);
-    EXPECT_EQ(failing.code, 1);
-    EXPECT_NE(failing.err.find("nestvp run: figures not drawn:\n  " + d +
-                               "/scripts/cdf-nested_entry_latency_ns.gp: gnuplot exited with 1: "
-                               "cannot draw"),
-              std::string::npos)
-        << failing.err;
+    expect_failure(1, "nestvp run: figures not drawn:\n  " + d +
+                          "/scripts/cdf-nested_entry_latency_ns.gp: gnuplot exited with 1: "
+                          "cannot draw");
     EXPECT_TRUE(test::file_exists(d + "/r.json"));
     EXPECT_TRUE(test::file_exists(d + "/scripts/exit-rate.gp"));
     EXPECT_FALSE(test::file_exists(d + "/scripts/exit-rate.svg"));
