@@ -212,8 +212,10 @@ int compare_main(int argc, char** argv) {
                 write_output(json_out, json_text(w));
             }
             if (!plot_dir.empty() &&
-                !report_figures("compare", write_run_plots(plot_dir, {{label_a, &rec[0].result},
-                                                                      {label_b, &rec[1].result}})))
+                !report_figures(
+                    "compare",
+                    write_run_plots(plot_dir,
+                                    {{label_a, &rec[0].result}, {label_b, &rec[1].result}}, jobs)))
                 rc = exit_failure;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "nestvp compare: %s\n", e.what());

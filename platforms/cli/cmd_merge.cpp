@@ -84,9 +84,12 @@ int merge_main(int argc, char** argv) {
         return exit_usage;
     }
     for (const auto& p : problems) std::fprintf(stderr, "nestvp merge: %s\n", p.c_str());
-    const bool written = plan.sampled ? write_uncertainty_results("merge", plan, pts, csv_out,
-                                                                  json_out, points_csv, plot_dir)
-                                      : write_sweep_results("merge", plan, pts, csv_out, plot_dir);
+    // merge has no -j: its figures are drawn on every core.
+    const unsigned jobs = default_jobs();
+    const bool written = plan.sampled
+                             ? write_uncertainty_results("merge", plan, pts, csv_out, json_out,
+                                                         points_csv, plot_dir, jobs)
+                             : write_sweep_results("merge", plan, pts, csv_out, plot_dir, jobs);
     if (!written) return exit_failure;
     if (!problems.empty()) {
         std::fprintf(stderr, "nestvp merge: %zu of %zu points missing or unreadable\n",

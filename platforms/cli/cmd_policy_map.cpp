@@ -107,7 +107,8 @@ int policy_map_main(int argc, char** argv) {
     try {
         const policy_map m = analyse_policy_map(plan, pts);
         write_output(csv_out.empty() ? "-" : csv_out, policy_map_csv(m));
-        if (!plot_dir.empty() && !report_figures("policy-map", write_policy_map_plots(plot_dir, m)))
+        if (!plot_dir.empty() &&
+            !report_figures("policy-map", write_policy_map_plots(plot_dir, m, jobs)))
             rc = exit_failure;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp policy-map: %s\n", e.what());

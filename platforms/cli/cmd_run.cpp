@@ -282,9 +282,10 @@ int run_main(int argc, char** argv) {
             write_output(cfg.run.csv_path, records_csv({rec}, keys, true));
         }
         if (!plot_data.empty()) write_text_file(plot_data, plot_data_text(rec.result));
+        // run has no -j: its figures are drawn on every core.
         if (!cfg.run.plot_dir.empty() &&
-            !report_figures("run",
-                            write_run_plots(cfg.run.plot_dir, {{rec.platform, &rec.result}})))
+            !report_figures("run", write_run_plots(cfg.run.plot_dir, {{rec.platform, &rec.result}},
+                                                   default_jobs())))
             return exit_failure;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp run: %s\n", e.what());

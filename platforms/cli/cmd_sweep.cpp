@@ -92,7 +92,7 @@ int sweep_main(int argc, char** argv) {
     std::vector<std::optional<run_record>> pts;
     int rc = run_plan_locally("sweep", plan, jobs, quiet, pts);
     if (rc == exit_interrupted) rc = exit_ok;
-    if (!write_sweep_results("sweep", plan, pts, csv_out, plot_dir)) rc = exit_failure;
+    if (!write_sweep_results("sweep", plan, pts, csv_out, plot_dir, jobs)) rc = exit_failure;
     if (sigint_received()) {
         std::fprintf(stderr, "nestvp sweep: interrupted; rows of finished points written\n");
         return exit_interrupted;

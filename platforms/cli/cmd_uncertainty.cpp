@@ -146,7 +146,7 @@ int uncertainty_main(int argc, char** argv) {
     int rc = run_plan_locally("uncertainty", plan, jobs, quiet, pts);
     if (rc == exit_interrupted) rc = exit_ok;
     if (!write_uncertainty_results("uncertainty", plan, pts, csv_out, json_out, points_csv,
-                                   plot_dir))
+                                   plot_dir, jobs))
         rc = exit_failure;
     if (sigint_received()) {
         std::fprintf(stderr, "nestvp uncertainty: interrupted; finished samples used\n");

@@ -27,11 +27,11 @@ const std::vector<command>& commands() {
 
 bool write_sweep_results(const char* cmd, const sweep_plan& plan,
                          const std::vector<std::optional<run_record>>& pts,
-                         const std::string& csv_out, const std::string& plot_dir) {
+                         const std::string& csv_out, const std::string& plot_dir, unsigned jobs) {
     try {
         const std::string csv = sweep_csv(plan, pts);
         write_output(csv_out.empty() ? "-" : csv_out, csv);
-        if (!plot_dir.empty() && !report_figures(cmd, write_sweep_plots(plot_dir, plan, pts)))
+        if (!plot_dir.empty() && !report_figures(cmd, write_sweep_plots(plot_dir, plan, pts, jobs)))
             return false;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());
@@ -43,7 +43,8 @@ bool write_sweep_results(const char* cmd, const sweep_plan& plan,
 bool write_uncertainty_results(const char* cmd, const sweep_plan& plan,
                                const std::vector<std::optional<run_record>>& pts,
                                const std::string& csv_out, const std::string& json_out,
-                               const std::string& points_csv, const std::string& plot_dir) {
+                               const std::string& points_csv, const std::string& plot_dir,
+                               unsigned jobs) {
     try {
         const uncertainty_report r = analyse_samples(plan, pts);
         if (csv_out != "-" && json_out != "-" && points_csv != "-")
@@ -51,7 +52,7 @@ bool write_uncertainty_results(const char* cmd, const sweep_plan& plan,
         if (!csv_out.empty()) write_output(csv_out, uncertainty_csv(r));
         if (!json_out.empty()) write_output(json_out, json_text(uncertainty_json(r)));
         if (!points_csv.empty()) write_output(points_csv, sweep_csv(plan, pts));
-        if (!plot_dir.empty() && !report_figures(cmd, write_tornado_plots(plot_dir, r)))
+        if (!plot_dir.empty() && !report_figures(cmd, write_tornado_plots(plot_dir, r, jobs)))
             return false;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());

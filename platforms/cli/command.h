@@ -18,19 +18,22 @@ void register_command(const command& cmd);
 const std::vector<command>& commands();
 
 // A sweep's results (sweep, merge): the CSV to `csv_out` (stdout when empty), the plots to
-// `plot_dir` (none when empty); a failed write to stdout is a failure too. A failure is reported as
+// `plot_dir` (none when empty, at most `jobs` figures drawn at once); a failed write to stdout is
+// a failure too. A failure is reported as
 // "nestvp <cmd>: ..." and returns false.
 bool write_sweep_results(const char* cmd, const sweep_plan& plan,
                          const std::vector<std::optional<run_record>>& pts,
-                         const std::string& csv_out, const std::string& plot_dir);
+                         const std::string& csv_out, const std::string& plot_dir, unsigned jobs);
 
 // A sampled plan's results (uncertainty, merge): the summary table on stdout, the summary CSV
 // to `csv_out`, JSON to `json_out`, the per-point CSV to `points_csv`, one tornado chart per
-// ratio and per exit count to `plot_dir` (each only when given). Failures as above.
+// ratio and per exit count to `plot_dir` (each only when given; `jobs` as above). Failures as
+// above.
 bool write_uncertainty_results(const char* cmd, const sweep_plan& plan,
                                const std::vector<std::optional<run_record>>& pts,
                                const std::string& csv_out, const std::string& json_out,
-                               const std::string& points_csv, const std::string& plot_dir);
+                               const std::string& points_csv, const std::string& plot_dir,
+                               unsigned jobs);
 
 // Exit codes shared by every command (documented in docs/cli.md).
 enum exit_code : int {

@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 #include "platforms/report/child_procs.h"
 #include "platforms/report/interrupt.h"
@@ -100,7 +99,8 @@ figure_file figure_in(const std::string& dir, const std::string& name) {
     return {dir + "/" + name + ".gp", dir + "/" + name + ".svg"};
 }
 
-drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_script>>& figures) {
+drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_script>>& figures,
+                             unsigned max_parallel) {
     drawn_figures out;
     for (const auto& f : figures) {
         const std::string& svg = f.first.svg_path;
@@ -128,8 +128,7 @@ drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_sc
                         "",
                         logs + "/" + std::to_string(i) + ".log"});
     }
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::vector<int> codes = run_children(jobs, cores, sigint_received);
+    const std::vector<int> codes = run_children(jobs, std::max(1u, max_parallel), sigint_received);
     for (size_t i = 0; i < jobs.size(); ++i) {
         const std::string& svg = figures[i].first.svg_path;
         const std::string part = svg + ".part";
@@ -145,9 +144,11 @@ drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_sc
             out.error += "cannot rename " + part + " to " + svg;
         else if (codes[i] < 0 || sigint_received())
             out.error += "not drawn (interrupted)";
-        else
-            out.error += "gnuplot exited with " + std::to_string(codes[i]) + ": " +
-                         tail_of_file(jobs[i].stderr_path, 5);
+        else {
+            std::string said = tail_of_file(jobs[i].stderr_path, 5);
+            while (!said.empty() && said.back() == '\n') said.pop_back();  // one line per figure
+            out.error += "gnuplot exited with " + std::to_string(codes[i]) + ": " + said;
+        }
     }
     remove_temp_dir(logs);
     return out;

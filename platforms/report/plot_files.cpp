@@ -38,7 +38,8 @@ std::string file_part(const std::string& s) {
     return out;
 }
 
-drawn_figures write_run_plots(const std::string& dir, const std::vector<labelled_run>& runs) {
+drawn_figures write_run_plots(const std::string& dir, const std::vector<labelled_run>& runs,
+                              unsigned jobs) {
     std::vector<std::pair<figure_file, gnuplot_script>> figures;
     const auto put = [&](const std::string& name, gnuplot_script g) {
         figures.push_back({figure_in(dir, name), std::move(g)});
@@ -69,11 +70,11 @@ drawn_figures write_run_plots(const std::string& dir, const std::vector<labelled
         put(name, exit_rate_figure("Exit rate per vCPU: " + r.label, r.result->exits,
                                    r.result->sim_seconds, top));
     }
-    return render_figures(figures);
+    return render_figures(figures, jobs);
 }
 
 drawn_figures write_sweep_plots(const std::string& dir, const sweep_plan& plan,
-                                const std::vector<std::optional<run_record>>& pts) {
+                                const std::vector<std::optional<run_record>>& pts, unsigned jobs) {
     std::vector<std::pair<figure_file, gnuplot_script>> figures;
     if (plan.grid.empty()) return {};
     const grid_axis& xa = plan.grid.front();
@@ -108,24 +109,25 @@ drawn_figures write_sweep_plots(const std::string& dir, const sweep_plan& plan,
                            line_chart_figure(metric + " against " + xa.key, x_label, y_label,
                                              xa.values, series)});
     }
-    return render_figures(figures);
+    return render_figures(figures, jobs);
 }
 
-drawn_figures write_tornado_plots(const std::string& dir, const uncertainty_report& r) {
+drawn_figures write_tornado_plots(const std::string& dir, const uncertainty_report& r,
+                                  unsigned jobs) {
     std::vector<std::pair<figure_file, gnuplot_script>> figures;
     for (const auto& t : r.targets)
         if (t.name.rfind("ratio ", 0) == 0 || t.name.rfind("kvm_guest_exit", 0) == 0 ||
             t.name.rfind("gsb_recv", 0) == 0 || t.name.rfind("arithoh_count", 0) == 0)
             figures.push_back({figure_in(dir, "tornado-" + file_part(t.name)), tornado_figure(t)});
-    return render_figures(figures);
+    return render_figures(figures, jobs);
 }
 
-drawn_figures write_policy_map_plots(const std::string& dir, const policy_map& m) {
+drawn_figures write_policy_map_plots(const std::string& dir, const policy_map& m, unsigned jobs) {
     std::vector<std::pair<figure_file, gnuplot_script>> figures;
     for (auto c : {map_criterion::throughput, map_criterion::timer_p99, map_criterion::exits})
         figures.push_back({figure_in(dir, std::string("policy-map-") + criterion_name(c)),
                            policy_map_figure(m, c)});
-    return render_figures(figures);
+    return render_figures(figures, jobs);
 }
 
 }  // namespace nestvp

@@ -22,20 +22,23 @@ struct labelled_run {
 // breakdown-<kind> (one stacked bar per run). Then the exit rate per vCPU of each run:
 // exit-rate for a single run, exit-rate-a, exit-rate-b, ... otherwise. Each figure is a gnuplot
 // script NAME.gp and the NAME.svg it renders; what was and was not drawn comes back as
-// render_figures says (gnuplot_script.h).
-drawn_figures write_run_plots(const std::string& dir, const std::vector<labelled_run>& runs);
+// render_figures says (gnuplot_script.h). Each write_*_plots renders at most `jobs` figures at
+// once.
+drawn_figures write_run_plots(const std::string& dir, const std::vector<labelled_run>& runs,
+                              unsigned jobs);
 
 // sweep-<metric>.gp and .svg per chart metric: x is the first grid key, one line per combination of
 // the other keys. A point that failed leaves a gap in its line.
 drawn_figures write_sweep_plots(const std::string& dir, const sweep_plan& plan,
-                                const std::vector<std::optional<run_record>>& pts);
+                                const std::vector<std::optional<run_record>>& pts, unsigned jobs);
 
 // tornado-<target> per ratio, per exit count, arithoh and GET_STATE count target.
-drawn_figures write_tornado_plots(const std::string& dir, const uncertainty_report& r);
+drawn_figures write_tornado_plots(const std::string& dir, const uncertainty_report& r,
+                                  unsigned jobs);
 
 // policy-map-<criterion> per criterion (throughput, timer_p99, exits). Throws
 // std::invalid_argument as policy_map_figure does.
-drawn_figures write_policy_map_plots(const std::string& dir, const policy_map& m);
+drawn_figures write_policy_map_plots(const std::string& dir, const policy_map& m, unsigned jobs);
 
 // A unit for a setting key: the schema unit (param_schema.h), else guessed from its name:
 // "run.duration_s" -> "s", "l2.hz" -> "Hz".

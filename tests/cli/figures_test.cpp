@@ -7,6 +7,8 @@
 #include <limits>
 #include <sstream>
 
+#include <sys/stat.h>
+
 #include "cli_test_util.h"
 #include "platforms/report/figures.h"
 #include "platforms/report/plot_data.h"
@@ -39,7 +41,7 @@ rows data_block(const std::string& script, const std::string& name) {
 // Renders the script with gnuplot into dir/name.svg, checks the SVG is well-formed and
 // returns it.
 std::string rendered(const std::string& dir, const std::string& name, const gnuplot_script& g) {
-    const drawn_figures drawn = render_figures({{figure_in(dir, name), g}});
+    const drawn_figures drawn = render_figures({{figure_in(dir, name), g}}, 2);
     EXPECT_EQ(drawn.error, "");
     const std::vector<std::string>& svgs = drawn.svgs;
     std::string why;
@@ -209,18 +211,19 @@ TEST(Figures, RenderErrorsNameTheFigure) {
     bad.line("plot $nowhere using 1:2");
     const gnuplot_script good("t", 400, 300);
     const drawn_figures d =
-        render_figures({{figure_in(dir, "bad"), bad}, {figure_in(dir, "good"), good}});
+        render_figures({{figure_in(dir, "bad"), bad}, {figure_in(dir, "good"), good}}, 2);
     EXPECT_EQ(d.error.rfind("figures not drawn:\n  " + dir + "/bad.gp: gnuplot exited with 1: ", 0),
               0u)
         << d.error;
     EXPECT_NE(d.error.find("no datablock named $nowhere"), std::string::npos) << d.error;
+    EXPECT_NE(d.error.back(), '\n');  // a line per figure, no blank ones
     EXPECT_EQ(d.svgs, (std::vector<std::string>{dir + "/good.svg"}));  // the others are drawn
     EXPECT_TRUE(test::file_exists(dir + "/bad.gp"));
     EXPECT_NE(test::slurp(dir + "/bad.gp").find("set output (ARGC > 0 ? ARG1 : \"bad.svg\")"),
               std::string::npos);
     // No SVG, not even the one an earlier run drew, and no partial file.
     write_text_file(dir + "/bad2.svg", "an earlier figure");
-    EXPECT_NE(render_figures({{figure_in(dir, "bad2"), bad}}).error, "");
+    EXPECT_NE(render_figures({{figure_in(dir, "bad2"), bad}}, 2).error, "");
     EXPECT_FALSE(test::file_exists(dir + "/bad2.svg"));
     EXPECT_FALSE(test::file_exists(dir + "/bad2.svg.part"));
     // A ~/.gnuplot does not reach the figures (gnuplot -d).
@@ -230,8 +233,8 @@ TEST(Figures, RenderErrorsNameTheFigure) {
     const std::string saved = old_home ? old_home : "";
     setenv("HOME", home.c_str(), 1);
     const std::vector<std::pair<double, uint64_t>> a = {{1, 1}, {2, 1}};
-    EXPECT_EQ(render_figures({{figure_in(dir, "home"), cdf_figure("t", "x", {{"a", &a}})}}).error,
-              "");
+    EXPECT_EQ(
+        render_figures({{figure_in(dir, "home"), cdf_figure("t", "x", {{"a", &a}})}}, 2).error, "");
     if (old_home)
         setenv("HOME", saved.c_str(), 1);
     else
@@ -239,13 +242,34 @@ TEST(Figures, RenderErrorsNameTheFigure) {
     // No gnuplot: the scripts are written, with a hint how to render them.
     const std::string path = std::getenv("PATH");
     setenv("PATH", "/nonexistent", 1);
-    const drawn_figures none = render_figures({{figure_in(dir, "ok"), good}});
+    const drawn_figures none = render_figures({{figure_in(dir, "ok"), good}}, 2);
     setenv("PATH", path.c_str(), 1);
     EXPECT_NE(none.error.find("gnuplot not found on PATH (Debian package gnuplot-nox)"),
               std::string::npos)
         << none.error;
     EXPECT_TRUE(none.svgs.empty());
     EXPECT_TRUE(test::file_exists(dir + "/ok.gp"));
+}
+
+// At most max_parallel figures are drawn at once (the command's -j): a gnuplot that fails when
+// another one is running draws all of them with 1.
+TEST(Figures, RenderingHonoursMaxParallel) {
+    const std::string dir = test::fresh_dir("fig-parallel");
+    ASSERT_EQ(::mkdir((dir + "/bin").c_str(), 0755), 0);
+    write_text_file(dir + "/bin/gnuplot", "#!/bin/sh\nmkdir '" + dir +
+                                              "/lock' || exit 3\nsleep 0.2\n: > \"$4\"\n"
+                                              "rmdir '" +
+                                              dir + "/lock'\n");
+    ASSERT_EQ(::chmod((dir + "/bin/gnuplot").c_str(), 0755), 0);
+    const gnuplot_script g("t", 400, 300);
+    std::vector<std::pair<figure_file, gnuplot_script>> figures;
+    for (const char* name : {"a", "b", "c", "d"}) figures.push_back({figure_in(dir, name), g});
+    const std::string path = std::getenv("PATH");
+    setenv("PATH", (dir + "/bin:" + path).c_str(), 1);
+    const drawn_figures one = render_figures(figures, 1);
+    setenv("PATH", path.c_str(), 1);
+    EXPECT_EQ(one.error, "");
+    EXPECT_EQ(one.svgs.size(), 4u);
 }
 
 TEST(Figures, PlotDataCarriesTheExitTimeline) {
@@ -299,7 +323,7 @@ TEST(Figures, FigureSetsForRunAndSweep) {
     b.metrics.latencies["wake_latency_ns"].all.count = 0;  // measured nowhere: no figure
     a.exits = {0.25, {{1}}};
     a.sim_seconds = b.sim_seconds = 1;
-    const auto files = write_run_plots(dir, {{"A", &a}, {"B", &b}}).svgs;
+    const auto files = write_run_plots(dir, {{"A", &a}, {"B", &b}}, 2).svgs;
     EXPECT_EQ(files.size(), 4u);
     for (const char* f : {"cdf-l1_handling_latency_ns.svg", "breakdown-l1_handling_latency_ns.svg",
                           "exit-rate-a.svg", "exit-rate-b.svg"}) {
@@ -311,7 +335,7 @@ TEST(Figures, FigureSetsForRunAndSweep) {
               2u);
     EXPECT_TRUE(test::file_exists(dir + "/cdf-l1_handling_latency_ns.gp"));
     const std::string one = test::fresh_dir("fig-sets-one");
-    EXPECT_EQ(write_run_plots(one, {{"A", &a}}).svgs.back(), one + "/exit-rate.svg");
+    EXPECT_EQ(write_run_plots(one, {{"A", &a}}, 2).svgs.back(), one + "/exit-rate.svg");
 
     const sweep_plan p = make_sweep_plan(
         "/f", {}, {parse_grid("l2.hz=100,250"), parse_grid("l1.dec_policy=cancel,no-cancel")});
@@ -322,7 +346,7 @@ TEST(Figures, FigureSetsForRunAndSweep) {
         r.result.metrics.kvm_guest_exit = 10 * (i + 1);
         pts[i] = r;
     }
-    const auto charts = write_sweep_plots(dir, p, pts).svgs;
+    const auto charts = write_sweep_plots(dir, p, pts, 2).svgs;
     // Only kvm_guest_exit is non-zero in these records: every other metric gets no chart.
     ASSERT_EQ(charts.size(), 1u);
     EXPECT_EQ(charts[0], dir + "/sweep-kvm_guest_exit.svg");

@@ -70,7 +70,7 @@ TEST(PolicyMap, HeatmapIsWellFormedWithACellPerGridCell) {
     EXPECT_EQ(test::count_of(gp, "center front tc rgb"), 12u);  // a margin label per cell
     EXPECT_NE(gp.find("set title \"l0.run_output = powervm-dec-expiry\""), std::string::npos);
     const std::string d = test::fresh_dir("policy-map-figure");
-    const auto svgs = render_figures({{figure_in(d, "map"), g}}).svgs;
+    const auto svgs = render_figures({{figure_in(d, "map"), g}}, 2).svgs;
     std::string why;
     EXPECT_TRUE(test::xml_well_formed(svgs.at(0), why)) << why;
     EXPECT_NE(test::slurp(svgs.at(0)).find(">cancel<"), std::string::npos);
