@@ -53,11 +53,14 @@ std::string gnuplot_script::text(const std::string& default_output) const {
 }
 
 std::string gp_quote(const std::string& s) {
-    std::string out = "\"";
+    // Single quotes: gnuplot runs a `command` inside double quotes (backquote substitution), so
+    // a label from a platform's name or a --grid value could run a shell command.
+    std::string out = "'";
     for (char c : s) {
-        if (c == '\\' || c == '"') out += '\\';
-        if (c == '\n') {
-            out += "\\n";
+        if (c == '\'') {
+            out += "''";
+        } else if (c == '\n') {
+            out += "'.\"\\n\".'";  // single quotes have no escapes: concatenate a newline
         } else if (c == '\t') {
             out += ' ';
         } else if ((c >= 0 && c < 0x20) || c == 0x7f) {
@@ -66,7 +69,7 @@ std::string gp_quote(const std::string& s) {
             out += c;
         }
     }
-    return out + "\"";
+    return out + "'";
 }
 
 std::string gp_tics(const std::vector<std::string>& labels) {

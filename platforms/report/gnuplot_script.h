@@ -26,10 +26,11 @@ private:
     std::string m_body;
 };
 
-// A gnuplot double-quoted string literal: backslash and double quote escaped, a newline as \n,
-// a tab as a space, other control characters (not allowed in SVG text) as '?'.
+// A gnuplot string literal that reaches the figure as it is: single-quoted (no escapes, and no
+// backquote command substitution, which double quotes do), ' doubled, a newline concatenated as
+// 'a'."\n".'b', a tab as a space, other control characters (not allowed in SVG text) as '?'.
 std::string gp_quote(const std::string& s);
-// Tic marks named by labels at 0, 1, 2, ...: ("a" 0, "b" 1).
+// Tic marks named by labels at 0, 1, 2, ...: ('a' 0, 'b' 1).
 std::string gp_tics(const std::vector<std::string>& labels);
 // A number as gnuplot reads it: json_number(v), or NaN when v is not finite.
 std::string gp_number(double v);

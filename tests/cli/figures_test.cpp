@@ -177,8 +177,7 @@ TEST(Figures, TornadoBarsGoRightWhenTheOutputRisesAndLeftWhenItFalls) {
     EXPECT_EQ(data_block(gp, "rise"),
               (rows{{25, 2, 0, 50, 1.65, 2.35}, {10, 0, 0, 20, -0.35, 0.35}}));
     EXPECT_EQ(data_block(gp, "fall"), (rows{{-15, 1, -30, 0, 0.65, 1.35}}));
-    EXPECT_NE(gp.find("set ytics (\"l0.costs.cede\" 0, \"l1.hz\" 1, \"l2.vcpus\" 2)"),
-              std::string::npos);
+    EXPECT_NE(gp.find("set ytics ('l0.costs.cede' 0, 'l1.hz' 1, 'l2.vcpus' 2)"), std::string::npos);
     const std::string svg = rendered(dir, "t", g);
     EXPECT_NE(svg.find("30.0 % (rho -0.70)"), std::string::npos);
     EXPECT_NE(svg.find("share of variance: ratio kvm_guest_exit cancel/no-cancel"),
@@ -189,18 +188,23 @@ TEST(Figures, TornadoBarsGoRightWhenTheOutputRisesAndLeftWhenItFalls) {
     EXPECT_NE(rendered(dir, "none", tornado_figure(t)).find("no assumptions"), std::string::npos);
 }
 
-// Labels reach the SVG literally: quotes, backslashes, gnuplot's own markup; a control
-// character becomes '?', since SVG text may not hold it.
+// Labels reach the SVG literally: quotes, backslashes, gnuplot's own markup, backquotes (which
+// gnuplot would run as a shell command inside double quotes); a control character becomes '?',
+// since SVG text may not hold it.
 TEST(Figures, LabelsAreQuotedForGnuplotAndSvg) {
-    EXPECT_EQ(gp_quote("a\"b\\c\nd\te\x01"
-                       "f"),
-              "\"a\\\"b\\\\c\\nd e?f\"");
-    EXPECT_EQ(gp_tics({"x", "y z"}), "(\"x\" 0, \"y z\" 1)");
+    EXPECT_EQ(gp_quote("a'b\"\\c\nd\te\x01"
+                       "f`g`"),
+              "'a''b\"\\c'.\"\\n\".'d e?f`g`'");
+    EXPECT_EQ(gp_tics({"x", "y z"}), "('x' 0, 'y z' 1)");
     const std::string dir = test::fresh_dir("fig-labels");
     const std::vector<std::pair<double, uint64_t>> a = {{1, 1}, {2, 1}};
-    const std::string label = "q\"uote \\back @ARG1 $s0 {x}^_ <&> \x02";
+    const std::string ran = dir + "/ran";
+    const std::string label = "q\"uote q'uote \\back @ARG1 $s0 {x}^_ <&> \x02 `touch " + ran + "`";
     const std::string svg = rendered(dir, "l", cdf_figure(label, "x (ns)", {{label, &a}}));
-    EXPECT_NE(svg.find("q\"uote \\back @ARG1 $s0 {x}^_ &lt;&amp;> ?"), std::string::npos) << svg;
+    EXPECT_NE(svg.find("q\"uote q'uote \\back @ARG1 $s0 {x}^_ &lt;&amp;> ? `touch " + ran + "`"),
+              std::string::npos)
+        << svg;
+    EXPECT_FALSE(test::file_exists(ran));
 }
 
 // A script names its own output, so `gnuplot -c NAME.gp` renders it again; a broken script
@@ -219,7 +223,7 @@ TEST(Figures, RenderErrorsNameTheFigure) {
     EXPECT_NE(d.error.back(), '\n');  // a line per figure, no blank ones
     EXPECT_EQ(d.svgs, (std::vector<std::string>{dir + "/good.svg"}));  // the others are drawn
     EXPECT_TRUE(test::file_exists(dir + "/bad.gp"));
-    EXPECT_NE(test::slurp(dir + "/bad.gp").find("set output (ARGC > 0 ? ARG1 : \"bad.svg\")"),
+    EXPECT_NE(test::slurp(dir + "/bad.gp").find("set output (ARGC > 0 ? ARG1 : 'bad.svg')"),
               std::string::npos);
     // No SVG, not even the one an earlier run drew, and no partial file.
     write_text_file(dir + "/bad2.svg", "an earlier figure");

@@ -68,7 +68,7 @@ TEST(PolicyMap, HeatmapIsWellFormedWithACellPerGridCell) {
                       "0 2 1810039\n1 2 1810039\n");
     }
     EXPECT_EQ(test::count_of(gp, "center front tc rgb"), 12u);  // a margin label per cell
-    EXPECT_NE(gp.find("set title \"l0.run_output = powervm-dec-expiry\""), std::string::npos);
+    EXPECT_NE(gp.find("set title 'l0.run_output = powervm-dec-expiry'"), std::string::npos);
     const std::string d = test::fresh_dir("policy-map-figure");
     const auto svgs = render_figures({{figure_in(d, "map"), g}}, 2).svgs;
     std::string why;
