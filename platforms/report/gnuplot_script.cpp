@@ -131,7 +131,11 @@ drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_sc
                         "",
                         logs + "/" + std::to_string(i) + ".log"});
     }
-    const std::vector<int> codes = run_children(jobs, std::max(1u, max_parallel), sigint_received);
+    // Only a SIGINT during the drawing stops it: the figures of a run that a SIGINT stopped
+    // are still drawn, from its partial results.
+    const unsigned long sigints = sigint_count();
+    const auto interrupted = [sigints] { return sigint_count() != sigints; };
+    const std::vector<int> codes = run_children(jobs, std::max(1u, max_parallel), interrupted);
     for (size_t i = 0; i < jobs.size(); ++i) {
         const std::string& svg = figures[i].first.svg_path;
         const std::string part = svg + ".part";
@@ -145,7 +149,7 @@ drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_sc
                      figures[i].first.script_path + ": ";
         if (codes[i] == 0)
             out.error += "cannot rename " + part + " to " + svg;
-        else if (codes[i] < 0 || sigint_received())
+        else if (codes[i] < 0 || interrupted())
             out.error += "not drawn (interrupted)";
         else {
             std::string said = tail_of_file(jobs[i].stderr_path, 5);

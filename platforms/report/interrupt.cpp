@@ -6,9 +6,9 @@
 namespace nestvp {
 
 namespace {
-volatile std::sig_atomic_t g_sigint = 0;
+volatile std::sig_atomic_t g_sigint = 0;  // the count; only the handler writes it
 extern "C" void on_sigint(int) {
-    g_sigint = 1;
+    g_sigint = g_sigint + 1;
 }
 }  // namespace
 
@@ -22,6 +22,10 @@ void install_sigint_flag() {
 
 bool sigint_received() {
     return g_sigint != 0;
+}
+
+unsigned long sigint_count() {
+    return static_cast<unsigned long>(g_sigint);
 }
 
 }  // namespace nestvp

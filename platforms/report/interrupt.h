@@ -6,5 +6,8 @@ namespace nestvp {
 // Installs the handler (without SA_RESTART, so a parent blocked in waitpid() wakes up).
 void install_sigint_flag();
 bool sigint_received();
+// How many SIGINTs arrived so far: a step that must stop only for a SIGINT during it (drawing
+// the figures of a run that a SIGINT stopped) compares the count with its own start.
+unsigned long sigint_count();
 
 }  // namespace nestvp

@@ -255,6 +255,7 @@ TEST(CliE2E, RunPlotsNeedAWorkingGnuplot) {
     EXPECT_FALSE(test::file_exists(d + "/scripts/exit-rate.svg"));
 }
 
+// The SIGINT that stops the run does not stop --plot: the partial run's figures are drawn.
 TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {
     const std::string d = test::fresh_dir("e2e-sigint");
     const std::string exe = std::string(NESTVP_BINARY_DIR) + "/nestvp";
@@ -265,7 +266,8 @@ TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {
         const int fd = ::open((d + "/out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         ::dup2(fd, 1);
         ::execl(exe.c_str(), exe.c_str(), "run", k_ref.c_str(), "--set", "run.duration_s=100000",
-                "--json", json.c_str(), "--quiet", static_cast<char*>(nullptr));
+                "--json", json.c_str(), "--plot", (d + "/plots").c_str(), "--quiet",
+                static_cast<char*>(nullptr));
         ::_exit(127);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
@@ -278,6 +280,8 @@ TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {
     EXPECT_TRUE(rec.result.partial);
     EXPECT_LT(rec.result.sim_seconds, 100000.0);
     EXPECT_NE(test::slurp(d + "/out").find("PARTIAL"), std::string::npos);
+    EXPECT_TRUE(test::file_exists(d + "/plots/exit-rate.svg"));
+    EXPECT_TRUE(test::file_exists(d + "/plots/cdf-nested_exit_latency_ns.svg"));
 }
 
 // Runs `nestvp ARGS` with stderr on a pseudo-terminal for about wall_s seconds, then
