@@ -112,6 +112,11 @@ struct platform_config {
     workload_config workload;
     run_config run;
 
+    // The cores l2.vcpus threads need, a thread each (machine.cores = 0 builds this many).
+    unsigned cores_needed() const {
+        return (l2.vcpus + machine.core.threads - 1) / machine.core.threads;
+    }
+
     static void describe(param_list<platform_config>& p) {
         p.add_text("name", &platform_config::name, {},
                    "platform name shown in reports (default: the file's stem)");

@@ -232,30 +232,44 @@ public:
                              "machine.core.smt_speed[" + std::to_string(i) + "]",
                              "non-increasing values (more active threads never run faster)",
                              format_real(speed[i]) + " after " + format_real(speed[i - 1]));
-        if (cfg.workload.arithoh_copies > cfg.l2.vcpus) {
-            const bool copies_later = later("workload.arithoh_copies", "l2.vcpus");
-            const std::string key = copies_later ? "workload.arithoh_copies" : "l2.vcpus";
-            throw_config(place_of(key, top_file), key,
-                         "workload.arithoh_copies <= l2.vcpus (one copy per vCPU)",
-                         std::to_string(cfg.workload.arithoh_copies) + " copies on " +
-                             std::to_string(cfg.l2.vcpus) + " vCPUs");
-        }
-        if (cfg.l2.devices_irq_vcpu >= cfg.l2.vcpus) {
-            const bool dev_later = later("l2.devices.irq_vcpu", "l2.vcpus");
-            const std::string key = dev_later ? "l2.devices.irq_vcpu" : "l2.vcpus";
-            throw_config(place_of(key, top_file), key,
-                         "l2.devices.irq_vcpu < l2.vcpus (a vCPU of the guest)",
-                         "vCPU " + std::to_string(cfg.l2.devices_irq_vcpu) + " of " +
-                             std::to_string(cfg.l2.vcpus));
-        }
-        if (cfg.l2.devices_ipi_hz > 0 && cfg.l2.vcpus < 2) {
-            const bool ipi_later = later("l2.devices.ipi_hz", "l2.vcpus");
-            const std::string key = ipi_later ? "l2.devices.ipi_hz" : "l2.vcpus";
-            throw_config(place_of(key, top_file), key,
-                         "l2.vcpus >= 2 when l2.devices.ipi_hz > 0 (an IPI goes to another vCPU)",
-                         format_real(cfg.l2.devices_ipi_hz) + " Hz on " +
-                             std::to_string(cfg.l2.vcpus) + " vCPU");
-        }
+        // Two keys that only fail together: the error names the one given last.
+        const auto refuse_pair = [&](const std::string& a, const std::string& b,
+                                     const std::string& expected, const std::string& found) {
+            const std::string& key = later(a, b) ? a : b;
+            throw_config(place_of(key, top_file), key, expected, found);
+        };
+        if (cfg.workload.arithoh_copies > cfg.l2.vcpus)
+            refuse_pair("workload.arithoh_copies", "l2.vcpus",
+                        "workload.arithoh_copies <= l2.vcpus (one copy per vCPU)",
+                        std::to_string(cfg.workload.arithoh_copies) + " copies on " +
+                            std::to_string(cfg.l2.vcpus) + " vCPUs");
+        if (cfg.l2.devices_irq_vcpu >= cfg.l2.vcpus)
+            refuse_pair("l2.devices.irq_vcpu", "l2.vcpus",
+                        "l2.devices.irq_vcpu < l2.vcpus (a vCPU of the guest)",
+                        "vCPU " + std::to_string(cfg.l2.devices_irq_vcpu) + " of " +
+                            std::to_string(cfg.l2.vcpus));
+        if (cfg.l2.devices_ipi_hz > 0 && cfg.l2.vcpus < 2)
+            refuse_pair("l2.devices.ipi_hz", "l2.vcpus",
+                        "l2.vcpus >= 2 when l2.devices.ipi_hz > 0 (an IPI goes to another vCPU)",
+                        format_real(cfg.l2.devices_ipi_hz) + " Hz on " +
+                            std::to_string(cfg.l2.vcpus) + " vCPU");
+        if (cfg.machine.cores != 0 && cfg.machine.cores < cfg.cores_needed())
+            refuse_pair("machine.cores", "l2.vcpus",
+                        "machine.cores x machine.core.threads >= l2.vcpus (a thread per vCPU), "
+                        "or machine.cores = 0",
+                        std::to_string(cfg.machine.cores) + " cores of " +
+                            std::to_string(m.threads) + " threads for " +
+                            std::to_string(cfg.l2.vcpus) + " vCPUs");
+        // A periodic tick lasts a whole number of TB ticks, at least one (l1_cpu, l2_kernel).
+        const std::pair<const char*, unsigned> ticks[] = {{"l1.hz", cfg.l1.hz},
+                                                          {"l2.hz", cfg.l2.hz}};
+        for (const auto& hz : ticks)
+            if (m.tb_freq_hz < hz.second)
+                refuse_pair("machine.tb.freq_hz", hz.first,
+                            std::string(hz.first) +
+                                " <= machine.tb.freq_hz (a tick of at least one time-base tick)",
+                            std::to_string(hz.second) + " Hz ticks on a " +
+                                std::to_string(m.tb_freq_hz) + " Hz time base");
         // At most two calibrated values (reference-result.md, "Calibration and prediction").
         std::vector<std::string> calibrated;
         for (const auto& d : param_schema())

@@ -1,5 +1,6 @@
 #include "platforms/runner/nested_platform.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -9,10 +10,11 @@
 namespace nestvp {
 
 namespace {
-constexpr uint64_t memory_size = 4ull << 20;  // the part of L1 memory the model touches
-constexpr uint64_t buffers_base = 0x100000;   // per-vCPU buffers, 64 KiB apart
-constexpr uint64_t run_input_size = 4096;     // all thread-wide IDs fit (§2.5)
-constexpr uint64_t run_output_size = 1024;    // >= RUN_OUTPUT_MIN_SIZE (0x80, §5.1)
+constexpr uint64_t min_memory_size = 4ull << 20;  // the L1 memory the model touches (48 vCPUs)
+constexpr uint64_t buffers_base = 0x100000;       // per-vCPU buffers, 64 KiB apart
+constexpr uint64_t buffers_stride = 0x10000;
+constexpr uint64_t run_input_size = 4096;   // all thread-wide IDs fit (§2.5)
+constexpr uint64_t run_output_size = 1024;  // >= RUN_OUTPUT_MIN_SIZE (0x80, §5.1)
 constexpr uint64_t l2_boot_nia = 0xc000000000000100ull;
 constexpr size_t coroutine_stack = 256 * 1024;
 
@@ -29,9 +31,8 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     : sc_core::sc_module(name), m_cfg(cfg), m_metrics(metrics) {
     const unsigned n = cfg.l2.vcpus;
     const unsigned per_core = cfg.machine.core.threads;
-    const unsigned needed = (n + per_core - 1) / per_core;
-    const unsigned ncores = cfg.machine.cores ? cfg.machine.cores : needed;
-    if (ncores < needed)
+    const unsigned ncores = cfg.machine.cores ? cfg.machine.cores : cfg.cores_needed();
+    if (ncores < cfg.cores_needed())  // the loader refuses this; a config built in code may not
         throw std::invalid_argument("machine.cores = " + std::to_string(ncores) + " holds " +
                                     std::to_string(ncores * per_core) +
                                     " threads; l2.vcpus needs " + std::to_string(n));
@@ -42,7 +43,8 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     const bool large_dec = topts.large_dec;
 
     m_memory = std::make_unique<guest_memory>(
-        "l1_memory", memory_size, sc_core::sc_time(cfg.machine.memory.latency_ns, sc_core::SC_NS));
+        "l1_memory", std::max(min_memory_size, buffers_base + n * buffers_stride),
+        sc_core::sc_time(cfg.machine.memory.latency_ns, sc_core::SC_NS));
     m_l0 =
         std::make_unique<l0_firmware>("l0", parse_policy(cfg.l0.run_output), cfg.l0.costs, metrics);
     m_l0->memory.socket.bind(m_memory->socket);
@@ -88,7 +90,7 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         auto cpu = std::make_unique<l1_cpu>(*t, *l1, cfg.l1, large_dec, topts.dec_bits,
                                             cfg.l1.costs, metrics);
         vcpu_buffers buf;
-        buf.input = buffers_base + v * 0x10000ull;
+        buf.input = buffers_base + v * buffers_stride;
         buf.input_size = run_input_size;
         buf.output = buf.input + 0x4000;
         buf.output_size = run_output_size;

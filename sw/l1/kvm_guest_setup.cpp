@@ -1,6 +1,7 @@
 // kvm_run_loop: the nestedv2 guest and vCPU set-up (kvmhv_nestedv2 guest creation,
 // kvmhv_nestedv2_host_create): capabilities, H_GUEST_CREATE, guest-wide state, the vCPU and its
 // run buffers (nested-virtualization.md §2.5, §5.3).
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -55,18 +56,29 @@ void kvm_run_loop::create_vcpu() {
     m_cache.attach(g, v, m_buf.input, m_buf.input_size, m_buf.output, m_buf.output_size);
     // kvmhv_nestedv2_host_create: learn the minimum output size (a guest-wide GET_STATE),
     // then register the run buffers (0x0C01, 0x0C00).
+    const auto write_input = [&](const gsb_builder& gsb) {
+        if (m_mem.write(m_buf.input, gsb.bytes().data(), gsb.size())) return;
+        char at[64];
+        std::snprintf(at, sizeof at, "0x%llx", static_cast<unsigned long long>(m_buf.input));
+        throw std::runtime_error("L1: vCPU " + std::to_string(v) + "'s run input buffer at " + at +
+                                 " is outside L1 memory");
+    };
     gsb_builder q;
     q.add_request(gsid::RUN_OUTPUT_MIN_SIZE);
-    m_mem.write(m_buf.input, q.bytes().data(), q.size());
-    if (hcall(papr::H_GUEST_GET_STATE, papr::H_GUEST_FLAGS_WIDE, g, 0, m_buf.input, q.size()) !=
-        papr::H_SUCCESS)
-        throw std::runtime_error("L1: GET_STATE of RUN_OUTPUT_MIN_SIZE failed");
+    write_input(q);
+    const auto got = static_cast<int64_t>(
+        hcall(papr::H_GUEST_GET_STATE, papr::H_GUEST_FLAGS_WIDE, g, 0, m_buf.input, q.size()));
+    if (got != papr::H_SUCCESS)
+        throw std::runtime_error("L1: GET_STATE of RUN_OUTPUT_MIN_SIZE failed: " +
+                                 std::to_string(got));
     gsb_builder b;
     b.add_buffer_info(gsid::RUN_OUTPUT, m_buf.output, m_buf.output_size);
     b.add_buffer_info(gsid::RUN_INPUT, m_buf.input, m_buf.input_size);
-    m_mem.write(m_buf.input, b.bytes().data(), b.size());
-    if (hcall(papr::H_GUEST_SET_STATE, 0, g, v, m_buf.input, b.size()) != papr::H_SUCCESS)
-        throw std::runtime_error("L1: registering the run buffers failed");
+    write_input(b);
+    const auto set =
+        static_cast<int64_t>(hcall(papr::H_GUEST_SET_STATE, 0, g, v, m_buf.input, b.size()));
+    if (set != papr::H_SUCCESS)
+        throw std::runtime_error("L1: registering the run buffers failed: " + std::to_string(set));
     // Initially every thread-wide register is dirty (and valid) in L1's copy.
     std::vector<uint16_t> ids;
     for (const gsb_id_info& info : gsb_all_ids())

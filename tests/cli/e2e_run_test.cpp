@@ -142,6 +142,21 @@ TEST(CliE2E, RunWritesTableJsonCsvAndIsDeterministic) {
     EXPECT_EQ(test::without_wall(j1), test::without_wall(test::slurp(d + "/b.json")));
 }
 
+// L1 memory grows with the vCPUs' run buffers: past 48 vCPUs (4 MiB) every vCPU still enters
+// L2 (its buffers used to lie outside memory, and set-up failed with SystemC's error text).
+TEST(CliE2E, RunsMoreVcpusThanFourMebibytesHold) {
+    const std::string d = test::fresh_dir("e2e-many-vcpus");
+    const auto r =
+        run_cmd(nestvp({"run", k_ref, "--set", "run.duration_s=0.01", "--set", "machine.cores=8",
+                        "--set", "l2.vcpus=64", "--json", d + "/r.json", "--quiet"}),
+                d);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json m = json::parse(test::slurp(d + "/r.json"))["metrics"];
+    ASSERT_EQ(m["vcpus"].size(), 64u);
+    for (const auto& [v, counters] : m["vcpus"].items())
+        EXPECT_GT(counters.value("l0.l2_entries", 0), 0) << "vCPU " << v;
+}
+
 // A record carries what re-runs it: `run --from` reproduces it, from the platform file while
 // it is unchanged and from the embedded merged configuration once it changed.
 TEST(CliE2E, RunFromARecordReproducesIt) {

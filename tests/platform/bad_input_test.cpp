@@ -396,6 +396,22 @@ TEST(PlatformBadInput, NegativeIpiRate) {
                "--set l2.devices.ipi_hz=-5", "l2.devices.ipi_hz", "a number in [0, 1000000]");
 }
 
+// More vCPUs than the cores' threads: refused at load (exit 2), naming the key given last.
+TEST(PlatformBadInput, MoreVcpusThanThreads) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.vcpus=17"}, "--set l2.vcpus=17",
+               "l2.vcpus", "machine.cores x machine.core.threads >= l2.vcpus");
+    expect_bad("../../../platforms/reference.yaml", {"l2.vcpus=12", "machine.cores=1"},
+               "--set machine.cores=1", "machine.cores", "found 1 cores of 8 threads for 12 vCPUs");
+}
+
+// A tick shorter than one time-base tick (it used to divide by zero at run time).
+TEST(PlatformBadInput, TickShorterThanATimeBaseTick) {
+    expect_bad("../../../platforms/reference.yaml", {"machine.tb.freq_hz=99"},
+               "--set machine.tb.freq_hz=99", "machine.tb.freq_hz", "l1.hz <= machine.tb.freq_hz");
+    expect_bad("../../../platforms/reference.yaml", {"machine.tb.freq_hz=1000", "l2.hz=2000"},
+               "--set l2.hz=2000", "l2.hz", "l2.hz <= machine.tb.freq_hz");
+}
+
 // The IPIs' sender is l2.devices.irq_vcpu: outside the guest it is named, rate or not.
 TEST(PlatformBadInput, IpiSenderOutsideTheGuest) {
     expect_bad("../../../platforms/reference.yaml",
