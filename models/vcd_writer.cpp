@@ -16,6 +16,11 @@ std::set<std::string>& open_paths() {
     return paths;
 }
 
+std::vector<std::string>& write_errors() {
+    static std::vector<std::string> errors;
+    return errors;
+}
+
 std::string make_id(size_t n) {
     // Printable ASCII from '%': no '#' or '$', which start timestamps and keywords.
     std::string id;
@@ -58,9 +63,20 @@ vcd_writer::~vcd_writer() {
     if (m_file) {
         if (!m_started) start(0);
         write_pending();
-        std::fclose(m_file);
+        int err = std::fflush(m_file) != 0 ? errno : 0;
+        if (!err && std::ferror(m_file)) err = EIO;  // an earlier buffered write failed
+        if (std::fclose(m_file) != 0 && !err) err = errno;
+        if (err)
+            write_errors().push_back("cannot write VCD file '" + m_path +
+                                     "': " + std::strerror(err));
     }
     open_paths().erase(m_path);
+}
+
+std::vector<std::string> vcd_writer::take_write_errors() {
+    std::vector<std::string> out;
+    out.swap(write_errors());
+    return out;
 }
 
 int vcd_writer::add(const std::string& scope, const std::string& name, unsigned width, bool pulse) {

@@ -19,7 +19,11 @@ public:
     // has it open.
     vcd_writer(const std::string& path, const std::string& version, const std::string& comment,
                const std::string& timescale);
-    ~vcd_writer();  // an unstarted file gets its header at time 0
+    ~vcd_writer();  // an unstarted file gets its header at time 0; a failed write is kept
+    // What failed to write in the writers closed since the last call ("cannot write VCD file
+    // 'PATH': reason"; a full disk shows only when the file is closed). The command reports
+    // them after its other outputs; taking them clears the list.
+    static std::vector<std::string> take_write_errors();
     vcd_writer(const vcd_writer&) = delete;
     vcd_writer& operator=(const vcd_writer&) = delete;
 

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "platforms/cli/cli_outputs.h"
+#include "platforms/cli/command.h"
+
 namespace nestvp {
 
 namespace {
@@ -46,6 +49,10 @@ CLI::Option* cli_parser::flag(const std::string& names, bool& out) {
 
 void cli_parser::positionals(std::vector<std::string>& out) {
     m_app.add_option("args", out);
+}
+
+int cli_parser::help_exit() const {
+    return flush_stdout(m_cmd) ? exit_ok : exit_failure;
 }
 
 bool cli_parser::parse(const std::vector<std::string>& args) {

@@ -33,6 +33,8 @@ public:
 
     // Returns false after printing the help for --help; throws usage_error on a bad line.
     bool parse(const std::vector<std::string>& args);
+    // The exit code after parse() printed the help: 0, or 1 if stdout lost it (flush_stdout).
+    int help_exit() const;
     // "nestvp <cmd>: "
     std::string prefix() const { return "nestvp " + m_cmd + ": "; }
 

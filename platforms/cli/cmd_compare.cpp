@@ -62,7 +62,7 @@ int compare_main(int argc, char** argv) {
     std::string file_a, file_b;
     unsigned jobs = 0;
     try {
-        if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
+        if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
         if (files.empty() || files.size() > 2)
             throw usage_error("nestvp compare: expected one or two platform files, got " +
                               std::to_string(files.size()));

@@ -41,7 +41,7 @@ int merge_main(int argc, char** argv) {
     sweep_plan plan;
     std::string dir;
     try {
-        if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
+        if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
         if (dirs.size() != 1)
             throw usage_error("nestvp merge: expected one directory, got " +
                               std::to_string(dirs.size()));

@@ -45,7 +45,7 @@ int run(int argc, char** argv) {
     cli.list("--set", sets);
     std::optional<nestvp::platform_config> values;
     try {
-        if (!cli.parse({argv + 1, argv + argc})) return nestvp::exit_ok;
+        if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
         if (prefixes.size() > 1)
             throw nestvp::usage_error("nestvp params: more than one PREFIX ('" + prefixes[0] +
                                       "', '" + prefixes[1] + "')");

@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "models/log.h"
+#include "models/vcd_writer.h"
 #include "platforms/cli/child_progress.h"
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
@@ -146,7 +147,7 @@ int run_main(int argc, char** argv) {
     platform_config cfg, recorded_cfg;
     from_record from;
     try {
-        if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
+        if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
         for (const auto& l : pa.logs) {
             std::string why;
             if (!log::apply(l, why)) throw usage_error("nestvp run: --log " + l + ": " + why);
@@ -267,6 +268,8 @@ int run_main(int argc, char** argv) {
         return exit_failure;
     }
     if (meter.shown()) std::fputs("\r\x1b[K", stderr);
+    // The platform is gone, so its trace is closed: a write that failed (a full disk) is known.
+    const std::vector<std::string> trace_errors = vcd_writer::take_write_errors();
     // run_platform marks a stopped run partial; a SIGINT after the last slice leaves it complete.
     if (sigint_received() && rec.result.sim_seconds < cfg.run.duration_s) rec.result.partial = true;
 
@@ -290,6 +293,10 @@ int run_main(int argc, char** argv) {
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp run: %s\n", e.what());
         return exit_failure;
+    }
+    for (const auto& e : trace_errors) {  // reported after the outputs, which are kept
+        std::fprintf(stderr, "nestvp run: %s\n", e.c_str());
+        rc = exit_failure;
     }
     if (!pa.from.empty() && !rec.result.partial) {
         const std::string d = record_text_difference(from.old_text, pa.from, run_record_doc(rec));

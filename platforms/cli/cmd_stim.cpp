@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/timer_unit_factory.h"
+#include "models/vcd_writer.h"
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
@@ -37,7 +38,7 @@ int run(int argc, char** argv) {
     cli.value("--impl", impl);
     cli.value("--trace", trace);
     try {
-        if (!cli.parse({argv + 1, argv + argc})) return nestvp::exit_ok;
+        if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
         if (files.empty())
             throw nestvp::usage_error("nestvp stim: missing FILE (see 'nestvp stim --help')");
         if (files.size() > 1)
@@ -80,7 +81,12 @@ int run(int argc, char** argv) {
     }
     // Output only after a successful run: a failure leaves no partial JSON.
     for (const auto& l : lines) std::fprintf(stdout, "%s\n", l.c_str());
-    return nestvp::flush_stdout("stim") ? nestvp::exit_ok : nestvp::exit_failure;
+    int rc = nestvp::flush_stdout("stim") ? nestvp::exit_ok : nestvp::exit_failure;
+    for (const auto& e : nestvp::vcd_writer::take_write_errors()) {  // the unit's --trace
+        std::fprintf(stderr, "nestvp stim: %s\n", e.c_str());
+        rc = nestvp::exit_failure;
+    }
+    return rc;
 }
 
 }  // namespace

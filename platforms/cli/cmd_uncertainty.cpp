@@ -69,7 +69,7 @@ int uncertainty_main(int argc, char** argv) {
     sweep_plan plan;
     unsigned jobs = 0;
     try {
-        if (!cli.parse({argv + 1, argv + argc})) return exit_ok;
+        if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
         if (files.size() != 1)
             throw usage_error("nestvp uncertainty: expected one platform file, got " +
                               std::to_string(files.size()));

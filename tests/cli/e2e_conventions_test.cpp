@@ -120,15 +120,38 @@ TEST(CliConventions, LostStdoutIsAnError) {
     const std::string d = test::fresh_dir("conv-dev-full");
     const std::vector<std::vector<std::string>> cmds = {
         {"params"},
+        {"help", "run"},
+        {"stim", "--help"},
         {"run", k_ref, "--set", k_short, "--quiet"},
         {"sweep", k_ref, "--grid", k_short, "--quiet"},
         {"compare", k_ref, "--set", k_short, "--vs", "l1.dec_policy=cancel", "--quiet"}};
     for (const auto& c : cmds) {
         const auto r = to_dev_full(c, d);
-        EXPECT_NE(r.code, 0) << c[0];
-        EXPECT_NE(r.err.find("nestvp " + c[0] + ": "), std::string::npos) << c[0] << r.err;
+        const std::string& cmd = c[0] == "help" ? c[1] : c[0];  // `help run` is `run --help`
+        EXPECT_EQ(r.code, 1) << cmd;
+        EXPECT_NE(r.err.find("nestvp " + cmd + ": "), std::string::npos) << cmd << r.err;
         EXPECT_NE(r.err.find("standard output"), std::string::npos) << c[0] << r.err;
     }
+}
+
+// A VCD that cannot be written (a full disk shows when the file closes) fails the command after
+// its other outputs are written.
+TEST(CliConventions, LostTraceIsAnError) {
+    const std::string d = test::fresh_dir("conv-trace-full");
+    const auto r = run_cmd(nestvp({"run", k_ref, "--set", k_short, "--trace", "/dev/full", "--json",
+                                   d + "/r.json", "--quiet"}),
+                           d);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("nestvp run: cannot write VCD file '/dev/full': "), std::string::npos)
+        << r.err;
+    EXPECT_TRUE(test::file_exists(d + "/r.json"));
+    const auto s =
+        run_cmd(nestvp({"stim", std::string(NESTVP_SOURCE_DIR) + "/platforms/stim/demo.yaml",
+                        "--impl", "rtl", "--trace", "/dev/full"}),
+                d);
+    EXPECT_EQ(s.code, 1) << s.err;
+    EXPECT_NE(s.err.find("nestvp stim: cannot write VCD file '/dev/full': "), std::string::npos)
+        << s.err;
 }
 
 }  // namespace
