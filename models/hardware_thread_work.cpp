@@ -2,7 +2,6 @@
 // (docs/local-time.md), and the time the charged work ends (path marks).
 #include "models/hardware_thread.h"
 
-#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -12,11 +11,17 @@
 namespace nestvp {
 
 namespace {
+// Work that would last longer than this never ends in a run (run.duration_s <= 1e6 s, 1e18 ps):
+// it is held here, so that now + units cannot wrap around (a cost of 1e9 cycles at 50 Hz, or
+// at an SMT speed of 1e-15, used to make time run backwards and the run spin forever).
+constexpr sc_dt::uint64 k_never_units = sc_dt::uint64{1} << 62;
+
 // static_cast<uint64>(std::ceil(x)) without the libm call (the baseline x86-64 target has no
-// rounding instruction): the same integer for every x in [0, 2^63), which holds the integer
-// part exactly; std::ceil otherwise.
+// rounding instruction), for x in [0, k_never_units); at least that (and NaN) gives
+// k_never_units.
 sc_dt::uint64 ceil_units(double x) {
-    if (!(x >= 0.0 && x < 9.2e18)) return static_cast<sc_dt::uint64>(std::ceil(x));
+    if (!(x < static_cast<double>(k_never_units))) return k_never_units;
+    if (x <= 0.0) return 0;
     const auto t = static_cast<sc_dt::uint64>(x);  // truncation: floor for x >= 0
     return static_cast<double>(t) < x ? t + 1 : t;
 }

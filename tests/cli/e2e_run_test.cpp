@@ -157,6 +157,28 @@ TEST(CliE2E, RunsMoreVcpusThanFourMebibytesHold) {
         EXPECT_GT(counters.value("l0.l2_entries", 0), 0) << "vCPU " << v;
 }
 
+// Work longer than SystemC's time can hold never ends within the run, which stops on time: a
+// 1e9-cycle cost at 50 Hz, or an SMT speed of 1e-15, used to wrap the time around and spin
+// forever (`timeout` turns such a hang into a failure).
+TEST(CliE2E, WorkLongerThanAnyRunNeverEnds) {
+    const std::string d = test::fresh_dir("e2e-never-ends");
+    const std::vector<std::vector<std::string>> sets = {
+        {"machine.core.clock_hz=50", "l0.costs.guest_create=1000000000"},
+        {"machine.core.smt_speed=[1e-15,1e-15,1e-15,1e-15,1e-15,1e-15,1e-15,1e-15]"}};
+    for (const auto& s : sets) {
+        std::vector<std::string> args = {"run",    k_ref,         "--set",  "run.duration_s=0.05",
+                                         "--json", d + "/r.json", "--quiet"};
+        for (const auto& kv : s) args.insert(args.end(), {"--set", kv});
+        std::vector<std::string> cmd = {"/usr/bin/timeout", "60"};
+        for (const auto& a : nestvp(args)) cmd.push_back(a);
+        const auto r = run_cmd(cmd, d);
+        ASSERT_EQ(r.code, 0) << s[0] << "\n" << r.err;
+        const run_record rec = parse_run_record(test::slurp(d + "/r.json"), "r.json");
+        EXPECT_EQ(rec.result.sim_seconds, 0.05) << s[0];
+        EXPECT_EQ(rec.result.metrics.kvm_guest_exit, 0u) << s[0];
+    }
+}
+
 // A record carries what re-runs it: `run --from` reproduces it, from the platform file while
 // it is unchanged and from the embedded merged configuration once it changed.
 TEST(CliE2E, RunFromARecordReproducesIt) {
