@@ -71,7 +71,17 @@ int policy_map_main(int argc, char** argv) {
                               std::to_string(files.size()));
         jobs = jobs_option(cli, jobs_text);
         check_plan_sets("policy-map", sets);
-        const platform_config base = load_platform(files[0], sets);
+        std::vector<std::string> all_sets = sets;
+        all_sets.push_back("run.duration_s=" + duration);
+        platform_config base;
+        try {
+            base = load_platform(files[0], all_sets);
+        } catch (const config_error& e) {  // a bad --duration is named as the user gave it
+            const std::string what = e.what(), set = "--set " + all_sets.back() + ": ";
+            if (what.rfind(set, 0) != 0) throw;
+            throw usage_error(cli.prefix() + "--duration " + duration + ": " +
+                              what.substr(set.size()));
+        }
         // Idle vCPUs -> l2.vcpus: the benchmark's copies plus the idle ones.
         grid_axis idle_ax = parse_grid("l2.vcpus=" + idle);
         for (auto& v : idle_ax.values) {
@@ -87,8 +97,6 @@ int policy_map_main(int argc, char** argv) {
                                        parse_grid("l0.costs.get_state=" + get_state), idle_ax,
                                        parse_grid("l2.housekeeping_hz=" + wake),
                                        parse_grid("l1.dec_policy=" + policies)};
-        std::vector<std::string> all_sets = sets;
-        all_sets.push_back("run.duration_s=" + duration);
         plan = make_sweep_plan(absolute_path(files[0]), all_sets, axes);
         check_plan_points("policy-map", plan);
     } catch (const usage_error& e) {

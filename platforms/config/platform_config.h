@@ -71,7 +71,8 @@ struct run_config {
 
     static void describe(param_list<run_config>& p) {
         using c = run_config;
-        p.add_real("duration_s", &c::duration_s, 0, 1e6, true, "s", "simulated time to run");
+        // At least 1 us: a shorter run (1e-300 s) is below the time resolution and runs nothing.
+        p.add_real("duration_s", &c::duration_s, 1e-6, 1e6, false, "s", "simulated time to run");
         p.add_u64("seed", &c::seed, param_type::uint, 0, 0, "", "random seed");
         p.add_bool("run_ahead", &c::run_ahead,
                    "exact run-ahead: work that ends before anything can act on its core is "

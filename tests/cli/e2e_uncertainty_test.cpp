@@ -116,6 +116,10 @@ TEST(CliE2E, PolicyMapWritesCellsAndHeatmaps) {
     }
     const auto bad = run_cmd(nestvp({"policy-map", k_ref, "--idle-vcpus", "0"}), d);
     EXPECT_EQ(bad.code, 2);
+    const auto zero = run_cmd(nestvp({"policy-map", k_ref, "--duration", "0"}), d);
+    EXPECT_EQ(zero.code, 2);
+    EXPECT_EQ(zero.err.rfind("nestvp policy-map: --duration 0: run.duration_s: expected ", 0), 0u)
+        << zero.err;
 }
 
 }  // namespace

@@ -129,11 +129,18 @@ TEST(PlatformBadInput, EmptyValue) {
 
 TEST(PlatformBadInput, NegativeDuration) {
     expect_bad("negative_duration.yaml", {}, "negative_duration.yaml:2:15", "run.duration_s",
-               "a number in (0, 1000000], found -1");
+               "a number in [1e-06, 1000000], found -1");
 }
 
 TEST(PlatformBadInput, ZeroDuration) {
     expect_bad("zero_duration.yaml", {}, "zero_duration.yaml:1:19", "run.duration_s", "found 0");
+}
+
+// Below the time resolution a run would run nothing and report it as a result.
+TEST(PlatformBadInput, DurationBelowAMicrosecond) {
+    expect_bad("../../../platforms/reference.yaml", {"run.duration_s=1e-300"},
+               "--set run.duration_s=1e-300", "run.duration_s",
+               "a number in [1e-06, 1000000], found 1e-300");
 }
 
 TEST(PlatformBadInput, ZeroFrequency) {
