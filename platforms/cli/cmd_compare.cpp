@@ -46,6 +46,31 @@ std::string join_settings(const std::vector<std::string>& sets) {
     return s;
 }
 
+// One side failed: the other's results are not lost. Its summary goes to stdout, and --json
+// holds its record, with null for the side that failed and no difference.
+void write_finished_side(const run_record (&rec)[2], const bool (&have)[2],
+                         const std::string& label_a, const std::string& label_b,
+                         const std::string& json_out) {
+    const int i = have[0] ? 0 : 1;
+    if (json_out != "-") {
+        std::printf("%s finished (the other run failed):\n", (i == 0 ? label_a : label_b).c_str());
+        std::fputs(summary_table(rec[i]).c_str(), stdout);
+    }
+    flush_stdout("compare");
+    if (json_out.empty()) return;
+    try {
+        json w = json::object();
+        w["label_a"] = label_a;
+        w["label_b"] = label_b;
+        w["a"] = have[0] ? run_record_doc(rec[0]) : json(nullptr);
+        w["b"] = have[1] ? run_record_doc(rec[1]) : json(nullptr);
+        w["difference_pct"] = nullptr;
+        write_output(json_out, json_text(w));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp compare: %s\n", e.what());
+    }
+}
+
 int compare_main(int argc, char** argv) {
     install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
     std::vector<std::string> files, sets_a, vs, sets_b;
@@ -154,6 +179,7 @@ int compare_main(int argc, char** argv) {
     progress.finish();
     int rc = exit_ok;
     run_record rec[2];
+    bool have[2] = {false, false};
     for (int i = 0; i < 2; ++i) {
         if (codes[i] != exit_ok && codes[i] != exit_interrupted) {
             std::fprintf(stderr, "nestvp compare: the %s run failed (exit %d):\n%s",
@@ -167,6 +193,7 @@ int compare_main(int argc, char** argv) {
             if (!plot_dir.empty())
                 parse_plot_data(read_text_file(tmp + "/" + side[i] + ".plot"), side[i] + ".plot",
                                 rec[i].result);
+            have[i] = true;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "nestvp compare: %s\n", e.what());
             rc = exit_failure;
@@ -222,6 +249,8 @@ int compare_main(int argc, char** argv) {
             rc = exit_failure;
         }
         if (rc == exit_ok && partial) rc = exit_interrupted;
+    } else if (have[0] || have[1]) {
+        write_finished_side(rec, have, label_a, label_b, json_out);
     }
     if (sigint_received() && rc == exit_failure) rc = exit_interrupted;
     remove_temp_dir(tmp);

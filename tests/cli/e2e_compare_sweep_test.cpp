@@ -4,7 +4,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include <chrono>
+#include <filesystem>
+#include <sstream>
 #include <thread>
 
 #include "cli_test_util.h"
@@ -60,6 +64,64 @@ TEST(CliE2E, CompareOneFileUnderTwoSettings) {
     // Each side's exit rate names the side.
     EXPECT_NE(test::slurp(d + "/plots/exit-rate-b.svg").find("B: l1.dec_policy=cancel"),
               std::string::npos);
+}
+
+// The child processes of `parent` whose command line contains `word` (from /proc/PID/stat's
+// ppid and /proc/PID/cmdline).
+std::vector<pid_t> children_with(pid_t parent, const std::string& word) {
+    std::vector<pid_t> out;
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = e.path().filename();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        const std::string stat = test::slurp(e.path() / "stat");
+        const auto close = stat.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(stat.substr(close + 2));
+        char state = 0;
+        pid_t ppid = 0;
+        rest >> state >> ppid;
+        if (ppid == parent && test::slurp(e.path() / "cmdline").find(word) != std::string::npos)
+            out.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+    return out;
+}
+
+// A side that fails does not lose the other: its summary is printed and --json holds its
+// record, with null for the failed side (docs/cmd-compare.md).
+TEST(CliE2E, CompareKeepsTheSideThatFinished) {
+    const std::string d = test::fresh_dir("e2e-compare-one-side");
+    const std::string exe = std::string(NESTVP_BINARY_DIR) + "/nestvp";
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        const int fd = ::open((d + "/out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(fd, 1);
+        ::execl(exe.c_str(), exe.c_str(), "compare", k_ref.c_str(), "--set", "run.duration_s=0.05",
+                "--vs", "run.duration_s=100000", "-j", "2", "--json", (d + "/c.json").c_str(),
+                "--quiet", static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    // Kill the B side once it runs and A had time to finish (A takes a fraction of a second).
+    std::vector<pid_t> b;
+    for (int i = 0; i < 100 && b.empty(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        b = children_with(pid, "/b.json");
+    }
+    ASSERT_EQ(b.size(), 1u);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+    ::kill(b[0], SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 1);
+    const std::string out = test::slurp(d + "/out");
+    EXPECT_NE(out.find("A: run.duration_s=0.05 finished (the other run failed):"),
+              std::string::npos)
+        << out;
+    const json c = json::parse(test::slurp(d + "/c.json"));
+    EXPECT_TRUE(c["b"].is_null());
+    EXPECT_TRUE(c["difference_pct"].is_null());
+    EXPECT_EQ(parse_run_record(c["a"].dump(), "a").result.sim_seconds, 0.05);
 }
 
 TEST(CliE2E, CompareTwoFiles) {
