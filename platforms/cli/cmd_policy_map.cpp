@@ -83,7 +83,7 @@ int policy_map_main(int argc, char** argv) {
                               what.substr(set.size()));
         }
         // Idle vCPUs -> l2.vcpus: the benchmark's copies plus the idle ones.
-        grid_axis idle_ax = parse_grid("l2.vcpus=" + idle);
+        grid_axis idle_ax = parse_grid("l2.vcpus=" + idle, "--idle-vcpus");
         for (auto& v : idle_ax.values) {
             unsigned n = 0;
             try {
@@ -93,10 +93,11 @@ int policy_map_main(int argc, char** argv) {
             }
             v = std::to_string(n + base.workload.arithoh_copies);
         }
-        std::vector<grid_axis> axes = {parse_grid("l0.run_output=" + run_output),
-                                       parse_grid("l0.costs.get_state=" + get_state), idle_ax,
-                                       parse_grid("l2.housekeeping_hz=" + wake),
-                                       parse_grid("l1.dec_policy=" + policies)};
+        std::vector<grid_axis> axes = {parse_grid("l0.run_output=" + run_output, "--run-output"),
+                                       parse_grid("l0.costs.get_state=" + get_state, "--get-state"),
+                                       idle_ax,
+                                       parse_grid("l2.housekeeping_hz=" + wake, "--wake-hz"),
+                                       parse_grid("l1.dec_policy=" + policies, "--policies")};
         plan = make_sweep_plan(absolute_path(files[0]), all_sets, axes);
         check_plan_points("policy-map", plan);
     } catch (const usage_error& e) {

@@ -87,12 +87,18 @@ int uncertainty_main(int argc, char** argv) {
                 "nestvp uncertainty: with --emit-jobs, give the outputs to "
                 "'nestvp merge' instead");
         check_plan_sets("uncertainty", sets);
-        const grid_axis pair = parse_grid(pair_text);
+        const grid_axis pair = parse_grid(pair_text, "--pair");
+        if (pair.values.size() < 2)
+            throw usage_error(cli.prefix() + "--pair " + pair.key +
+                              ": expected two or more values to compare, got '" + pair_text + "'");
         refuse_output_keys("uncertainty", "--pair", {pair.key + "="});
         const platform_config cfg = load_platform(files[0], sets);
         uint64_t seed = cfg.run.seed;
         if (!seed_text.empty()) {
             try {
+                // stoull takes "-1" as 2^64 - 1: a seed is written as a whole number.
+                if (seed_text.find_first_not_of("0123456789") != std::string::npos)
+                    throw std::invalid_argument(seed_text);
                 seed = std::stoull(seed_text);
             } catch (const std::exception&) {
                 throw usage_error(cli.prefix() + "--seed: expected a whole number, got '" +

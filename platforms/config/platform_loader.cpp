@@ -260,6 +260,10 @@ public:
                         std::to_string(cfg.machine.cores) + " cores of " +
                             std::to_string(m.threads) + " threads for " +
                             std::to_string(cfg.l2.vcpus) + " vCPUs");
+        if (!(cfg.workload.arithoh_iteration.cycles > 0))  // arithoh counts iterations of it
+            throw_config(place_of("workload.costs.arithoh_iteration", top_file),
+                         "workload.costs.arithoh_iteration", "cycles > 0 (an iteration takes time)",
+                         format_real(cfg.workload.arithoh_iteration.cycles));
         // A periodic tick lasts a whole number of TB ticks, at least one (l1_cpu, l2_kernel).
         const std::pair<const char*, unsigned> ticks[] = {{"l1.hz", cfg.l1.hz},
                                                           {"l2.hz", cfg.l2.hz}};

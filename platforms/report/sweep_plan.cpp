@@ -12,10 +12,10 @@
 
 namespace nestvp {
 
-grid_axis parse_grid(const std::string& spec) {
+grid_axis parse_grid(const std::string& spec, const std::string& flag) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)
-        throw std::invalid_argument("--grid: expected key=v1,v2,..., got '" + spec + "'");
+        throw std::invalid_argument(flag + ": expected key=v1,v2,..., got '" + spec + "'");
     grid_axis ax;
     ax.key = spec.substr(0, eq);
     const std::string vals = spec.substr(eq + 1);
@@ -32,13 +32,13 @@ grid_axis parse_grid(const std::string& spec) {
         parts.back() += c;
     }
     if (depth != 0)
-        throw std::invalid_argument("--grid " + ax.key + ": unclosed bracket in '" + vals + "'");
+        throw std::invalid_argument(flag + " " + ax.key + ": unclosed bracket in '" + vals + "'");
     for (const auto& v : parts) {
         if (v.empty())
-            throw std::invalid_argument("--grid " + ax.key + ": empty value in '" + vals + "'");
+            throw std::invalid_argument(flag + " " + ax.key + ": empty value in '" + vals + "'");
         for (const auto& seen : ax.values)
             if (seen == v)
-                throw std::invalid_argument("--grid " + ax.key + ": value '" + v +
+                throw std::invalid_argument(flag + " " + ax.key + ": value '" + v +
                                             "' listed twice");
         ax.values.push_back(v);
     }

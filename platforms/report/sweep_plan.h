@@ -17,7 +17,9 @@ struct grid_axis {
 };
 
 // "key=v1,v2,..." -> axis. Throws std::invalid_argument naming --grid and the problem.
-grid_axis parse_grid(const std::string& spec);
+// `flag` names the option in errors ("--grid", or "--pair", "--policies", ... for the commands
+// that build an axis from their own option).
+grid_axis parse_grid(const std::string& spec, const std::string& flag = "--grid");
 
 // The points in grid order: the first axis varies slowest (nested loops in --grid order).
 // Each point is the list of "key=value" strings for its grid values.

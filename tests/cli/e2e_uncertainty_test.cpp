@@ -89,6 +89,23 @@ TEST(CliE2E, UncertaintyBadArgumentsExit2) {
     const auto both =
         run_cmd(nestvp({"uncertainty", k_ref, "--emit-jobs", d + "/j", "--csv", d + "/x.csv"}), d);
     EXPECT_EQ(both.code, 2);
+    // A negative seed is not wrapped to 2^64 - 1; a pair needs two values, each given once.
+    const auto seed = run_cmd(nestvp({"uncertainty", k_ref, "--seed", "-1"}), d);
+    EXPECT_EQ(seed.code, 2);
+    EXPECT_NE(seed.err.find("--seed: expected a whole number, got '-1'"), std::string::npos)
+        << seed.err;
+    const auto single =
+        run_cmd(nestvp({"uncertainty", k_ref, "--pair", "l1.dec_policy=cancel"}), d);
+    EXPECT_EQ(single.code, 2);
+    EXPECT_NE(single.err.find("--pair l1.dec_policy: expected two or more values"),
+              std::string::npos)
+        << single.err;
+    const auto twice =
+        run_cmd(nestvp({"uncertainty", k_ref, "--pair", "l1.dec_policy=cancel,cancel"}), d);
+    EXPECT_EQ(twice.code, 2);
+    EXPECT_NE(twice.err.find("--pair l1.dec_policy: value 'cancel' listed twice"),
+              std::string::npos)
+        << twice.err;
 }
 
 }  // namespace

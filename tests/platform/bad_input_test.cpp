@@ -411,6 +411,13 @@ TEST(PlatformBadInput, MoreVcpusThanThreads) {
                "--set machine.cores=1", "machine.cores", "found 1 cores of 8 threads for 12 vCPUs");
 }
 
+// arithoh counts iterations of this cost: at 0 cycles it would count without end.
+TEST(PlatformBadInput, FreeArithohIteration) {
+    expect_bad("../../../platforms/reference.yaml", {"workload.costs.arithoh_iteration=0"},
+               "--set workload.costs.arithoh_iteration=0", "workload.costs.arithoh_iteration",
+               "cycles > 0");
+}
+
 // A tick shorter than one time-base tick (it used to divide by zero at run time).
 TEST(PlatformBadInput, TickShorterThanATimeBaseTick) {
     expect_bad("../../../platforms/reference.yaml", {"machine.tb.freq_hz=99"},
