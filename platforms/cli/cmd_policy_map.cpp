@@ -123,7 +123,7 @@ int policy_map_main(int argc, char** argv) {
         std::fprintf(stderr, "nestvp policy-map: %s\n", e.what());
         rc = exit_failure;
     }
-    if (!flush_stdout("policy-map")) rc = exit_failure;
+    // stdout carries only the CSV, and write_output("-") checked it (said once, above).
     if (sigint_received()) {
         std::fprintf(stderr, "nestvp policy-map: interrupted; finished cells written\n");
         return exit_interrupted;

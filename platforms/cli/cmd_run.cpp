@@ -204,11 +204,10 @@ int run_main(int argc, char** argv) {
         std::fprintf(stderr, "nestvp run: %s\n", e.what());
         return exit_usage;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "nestvp run: %s: %s\n",
-                     !pa.from.empty()   ? pa.from.c_str()
-                     : pa.files.empty() ? "?"
-                                        : pa.files[0].c_str(),
-                     e.what());
+        const std::string file = !pa.from.empty() ? pa.from : pa.files.empty() ? "?" : pa.files[0];
+        const std::string what = e.what();  // most messages name the file already
+        std::fprintf(stderr, "nestvp run: %s%s\n",
+                     what.rfind(file + ":", 0) == 0 ? "" : (file + ": ").c_str(), what.c_str());
         return exit_usage;
     }
     if (pa.dump_config) {

@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -235,6 +236,12 @@ stim_file parse_stim(const std::string& text, const std::string& name) {
 }
 
 stim_file load_stim_file(const std::string& path) {
+    // A directory would read as an empty file, and a FIFO would block.
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        throw stim_error(path +
+                         ":1:1: expected a stimulus file, found something that is not a "
+                         "file (a directory, FIFO or device)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw stim_error(path + ":1:1: cannot open the stimulus file");
     std::ostringstream ss;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -375,6 +376,10 @@ run_record parse_run_record(const std::string& text, const std::string& what) {
 }
 
 std::string read_text_file(const std::string& path) {
+    // A directory opens and reads as empty, and a FIFO blocks: only a file is read.
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        throw std::runtime_error(path + ": cannot read: not a file (a directory, FIFO or device)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error(path + ": cannot read: " + std::strerror(errno));
     std::ostringstream ss;

@@ -124,14 +124,33 @@ TEST(CliConventions, LostStdoutIsAnError) {
         {"stim", "--help"},
         {"run", k_ref, "--set", k_short, "--quiet"},
         {"sweep", k_ref, "--grid", k_short, "--quiet"},
-        {"compare", k_ref, "--set", k_short, "--vs", "l1.dec_policy=cancel", "--quiet"}};
+        {"compare", k_ref, "--set", k_short, "--vs", "l1.dec_policy=cancel", "--quiet"},
+        {"policy-map", k_ref, "--duration", "0.01", "--idle-vcpus", "1", "--get-state", "1500",
+         "--run-output", "powervm", "--wake-hz", "100", "--policies", "cancel,no-cancel",
+         "--quiet"}};
     for (const auto& c : cmds) {
         const auto r = to_dev_full(c, d);
         const std::string& cmd = c[0] == "help" ? c[1] : c[0];  // `help run` is `run --help`
         EXPECT_EQ(r.code, 1) << cmd;
         EXPECT_NE(r.err.find("nestvp " + cmd + ": "), std::string::npos) << cmd << r.err;
-        EXPECT_NE(r.err.find("standard output"), std::string::npos) << c[0] << r.err;
+        EXPECT_EQ(test::count_of(r.err, "standard output"), 1u) << cmd << r.err;  // said once
     }
+}
+
+// A directory given where a file belongs is named as such (it used to read as an empty file),
+// and each message names the path once.
+TEST(CliConventions, DirectoriesAreNotFiles) {
+    const std::string d = test::fresh_dir("conv-dirs");
+    const auto from = run_cmd(nestvp({"run", "--from", d}), d);
+    EXPECT_EQ(from.code, 2);
+    EXPECT_EQ(from.err,
+              "nestvp run: " + d + ": cannot read: not a file (a directory, FIFO or device)\n");
+    const auto stim = run_cmd(nestvp({"stim", d}), d);
+    EXPECT_EQ(stim.code, 2);
+    EXPECT_NE(
+        stim.err.find(d + ":1:1: expected a stimulus file, found something that is not a file"),
+        std::string::npos)
+        << stim.err;
 }
 
 // A VCD that cannot be written (a full disk shows when the file closes) fails the command after
