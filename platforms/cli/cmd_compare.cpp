@@ -182,8 +182,9 @@ int compare_main(int argc, char** argv) {
     bool have[2] = {false, false};
     for (int i = 0; i < 2; ++i) {
         if (codes[i] != exit_ok && codes[i] != exit_interrupted) {
-            std::fprintf(stderr, "nestvp compare: the %s run failed (exit %d):\n%s",
-                         i == 0 ? "A" : "B", codes[i], tail_of_file(cj[i].stderr_path).c_str());
+            std::fprintf(stderr, "nestvp compare: the %s run failed (%s):\n%s", i == 0 ? "A" : "B",
+                         child_exit_text(codes[i]).c_str(),
+                         tail_of_file(cj[i].stderr_path).c_str());
             rc = exit_failure;
             continue;
         }

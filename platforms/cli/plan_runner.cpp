@@ -23,17 +23,23 @@ void check_plan_sets(const char* cmd, const std::vector<std::string>& sets) {
     refuse_output_keys(cmd, "--set", sets);
 }
 
+namespace {
+// "point 3 (l2.hz=250 l1.dec_policy=cancel)"
+std::string point_where(const sweep_plan& plan, size_t i) {
+    std::string where = "point " + std::to_string(i) + " (";
+    for (size_t k = 0; k < plan.points[i].size(); ++k) where += (k ? " " : "") + plan.points[i][k];
+    return where + ")";
+}
+}  // namespace
+
 void check_plan_points(const char* cmd, const sweep_plan& plan,
                        const std::function<std::string(size_t)>& label) {
     for (size_t i = 0; i < plan.points.size(); ++i) {
         try {
             load_platform(plan.platform_file, plan.point_sets(i));
         } catch (const std::exception& e) {
-            std::string where = "point " + std::to_string(i) + " (";
-            for (size_t k = 0; k < plan.points[i].size(); ++k)
-                where += (k ? " " : "") + plan.points[i][k];
             throw usage_error(std::string("nestvp ") + cmd + ": " +
-                              (label ? label(i) : where + ")") + ": " + e.what());
+                              (label ? label(i) : point_where(plan, i)) + ": " + e.what());
         }
     }
 }
@@ -66,8 +72,8 @@ int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, boo
     int rc = exit_ok;
     for (size_t i = 0; i < codes.size(); ++i) {
         if (codes[i] == exit_ok || codes[i] == exit_interrupted || codes[i] == -1) continue;
-        std::fprintf(stderr, "nestvp %s: point %zu failed (exit %d):\n%s", cmd, i, codes[i],
-                     tail_of_file(cj[i].stderr_path).c_str());
+        std::fprintf(stderr, "nestvp %s: %s failed (%s):\n%s", cmd, point_where(plan, i).c_str(),
+                     child_exit_text(codes[i]).c_str(), tail_of_file(cj[i].stderr_path).c_str());
         rc = exit_failure;
     }
     std::vector<std::string> problems, stale;

@@ -150,6 +150,13 @@ void remove_temp_dir(const std::string& dir) {
     ::rmdir(dir.c_str());
 }
 
+std::string child_exit_text(int code) {
+    if (code > 128 && code < 128 + NSIG && code != 130)
+        return "killed by signal " + std::to_string(code - 128) + " (" + strsignal(code - 128) +
+               ")";
+    return "exit " + std::to_string(code);
+}
+
 std::string tail_of_file(const std::string& path, size_t max_lines) {
     std::ifstream in(path);
     std::vector<std::string> lines;

@@ -96,6 +96,8 @@ TEST(CliE2E, CompareKeepsTheSideThatFinished) {
     if (pid == 0) {
         const int fd = ::open((d + "/out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         ::dup2(fd, 1);
+        const int efd = ::open((d + "/err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(efd, 2);
         ::execl(exe.c_str(), exe.c_str(), "compare", k_ref.c_str(), "--set", "run.duration_s=0.05",
                 "--vs", "run.duration_s=100000", "-j", "2", "--json", (d + "/c.json").c_str(),
                 "--quiet", static_cast<char*>(nullptr));
@@ -118,6 +120,9 @@ TEST(CliE2E, CompareKeepsTheSideThatFinished) {
     EXPECT_NE(out.find("A: run.duration_s=0.05 finished (the other run failed):"),
               std::string::npos)
         << out;
+    EXPECT_NE(test::slurp(d + "/err").find("the B run failed (killed by signal 9 (Killed))"),
+              std::string::npos)
+        << test::slurp(d + "/err");
     const json c = json::parse(test::slurp(d + "/c.json"));
     EXPECT_TRUE(c["b"].is_null());
     EXPECT_TRUE(c["difference_pct"].is_null());
