@@ -39,10 +39,10 @@ bool prepare_output_dir(const std::string& cmd, const std::string& flag, const s
     return false;
 }
 
-bool prepare_plot_dir(const std::string& cmd, const std::string& path) {
-    if (!prepare_output_dir(cmd, "--plot", path)) return false;
+bool prepare_plot_dir(const std::string& cmd, const std::string& path, const std::string& flag) {
+    if (!prepare_output_dir(cmd, flag, path)) return false;
     if (path.empty() || !find_gnuplot().empty()) return true;
-    std::fprintf(stderr, "nestvp %s: --plot %s: %s; it draws the figures\n", cmd.c_str(),
+    std::fprintf(stderr, "nestvp %s: %s %s: %s; it draws the figures\n", cmd.c_str(), flag.c_str(),
                  path.c_str(), k_no_gnuplot);
     return false;
 }

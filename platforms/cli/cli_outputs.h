@@ -14,8 +14,10 @@ bool prepare_output_file(const std::string& cmd, const std::string& flag, const 
 // The same for a --plot folder (created with its parents).
 bool prepare_output_dir(const std::string& cmd, const std::string& flag, const std::string& path);
 // prepare_output_dir for --plot, which also needs gnuplot: without it the command stops before
-// it runs anything, instead of after hours of runs.
-bool prepare_plot_dir(const std::string& cmd, const std::string& path);
+// it runs anything, instead of after hours of runs. `flag` names it in errors (run names
+// run.outputs.plot when the platform file gave it).
+bool prepare_plot_dir(const std::string& cmd, const std::string& path,
+                      const std::string& flag = "--plot");
 // Prints "nestvp <cmd>: " and the figures not drawn, if any; returns whether all were drawn.
 bool report_figures(const std::string& cmd, const drawn_figures& d);
 // Writes text to path, or to stdout for "-"; throws std::runtime_error on failure.

@@ -214,13 +214,20 @@ int run_main(int argc, char** argv) {
         std::fputs(dump_config(cfg).c_str(), stdout);
         return flush_stdout("run") ? exit_ok : exit_failure;
     }
-    // An output that cannot be written is reported before simulating.
+    // An output that cannot be written is reported before simulating, named as it was given:
+    // the flag, or the platform file's run.outputs key.
     const std::string plot_data = pa.plot_data;
+    const auto given = [](const std::string& flag_value, const char* flag, const char* key) {
+        return flag_value.empty() ? key : flag;
+    };
     for (const auto& out :
-         {std::make_pair("--json", cfg.run.json_path), std::make_pair("--csv", cfg.run.csv_path),
-          std::make_pair("--trace", cfg.run.trace_path), std::make_pair("--plot-data", plot_data)})
+         {std::make_pair(given(pa.json, "--json", "run.outputs.json"), cfg.run.json_path),
+          std::make_pair(given(pa.csv, "--csv", "run.outputs.csv"), cfg.run.csv_path),
+          std::make_pair(given(pa.trace, "--trace", "run.outputs.trace"), cfg.run.trace_path),
+          std::make_pair("--plot-data", plot_data)})
         if (!prepare_output_file("run", out.first, out.second)) return exit_usage;
-    if (!prepare_plot_dir("run", cfg.run.plot_dir)) return exit_usage;
+    if (!prepare_plot_dir("run", cfg.run.plot_dir, given(pa.plot, "--plot", "run.outputs.plot")))
+        return exit_usage;
 
     run_options opts;
     opts.keep_exit_events = !cfg.run.plot_dir.empty() || !plot_data.empty();

@@ -102,6 +102,14 @@ TEST(CliE2E, UnwritableOutputIsReportedBeforeSimulating) {
     const auto c = run_cmd(nestvp({"run", k_ref, "--csv", d}), d);  // a directory
     EXPECT_EQ(c.code, 2);
     EXPECT_NE(c.err.find("is a directory"), std::string::npos) << c.err;
+    // An output the platform file names is reported under its key, not a flag never given.
+    write_text_file(d + "/outs.yaml",
+                    "include: " + k_ref + "\nrun: {outputs: {json: " + d + "}}\n");
+    const auto f = run_cmd(nestvp({"run", d + "/outs.yaml"}), d);
+    EXPECT_EQ(f.code, 2);
+    EXPECT_NE(f.err.find("nestvp run: run.outputs.json " + d + ": cannot write: is a directory"),
+              std::string::npos)
+        << f.err;
 }
 
 TEST(CliE2E, DumpConfigPrintsAndDoesNotRun) {
