@@ -79,33 +79,23 @@ TEST(CliE2E, UncertaintyEmitJobsMergeEqualsLocal) {
 
 TEST(CliE2E, UncertaintyBadArgumentsExit2) {
     const std::string d = test::fresh_dir("e2e-uncertainty-bad");
-    const auto one = run_cmd(nestvp({"uncertainty", k_ref, "--samples", "1"}), d);
-    EXPECT_EQ(one.code, 2);
-    EXPECT_NE(one.err.find("--samples: expected at least 2"), std::string::npos) << one.err;
-    const auto only = run_cmd(nestvp({"uncertainty", k_ref, "--only", "l2.housekeeping_hz"}), d);
-    EXPECT_EQ(only.code, 2);
-    EXPECT_NE(only.err.find("--only l2.housekeeping_hz: not an assumed number"), std::string::npos)
-        << only.err;
-    const auto both =
-        run_cmd(nestvp({"uncertainty", k_ref, "--emit-jobs", d + "/j", "--csv", d + "/x.csv"}), d);
-    EXPECT_EQ(both.code, 2);
-    // A negative seed is not wrapped to 2^64 - 1; a pair needs two values, each given once.
-    const auto seed = run_cmd(nestvp({"uncertainty", k_ref, "--seed", "-1"}), d);
-    EXPECT_EQ(seed.code, 2);
-    EXPECT_NE(seed.err.find("--seed: expected a whole number, got '-1'"), std::string::npos)
-        << seed.err;
-    const auto single =
-        run_cmd(nestvp({"uncertainty", k_ref, "--pair", "l1.dec_policy=cancel"}), d);
-    EXPECT_EQ(single.code, 2);
-    EXPECT_NE(single.err.find("--pair l1.dec_policy: expected two or more values"),
-              std::string::npos)
-        << single.err;
-    const auto twice =
-        run_cmd(nestvp({"uncertainty", k_ref, "--pair", "l1.dec_policy=cancel,cancel"}), d);
-    EXPECT_EQ(twice.code, 2);
-    EXPECT_NE(twice.err.find("--pair l1.dec_policy: value 'cancel' listed twice"),
-              std::string::npos)
-        << twice.err;
+    // Each line: the options after `uncertainty FILE`, and what the message says.
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--samples", "1"}, "--samples: expected at least 2"},
+        {{"--only", "l2.housekeeping_hz"}, "--only l2.housekeeping_hz: not an assumed number"},
+        {{"--emit-jobs", d + "/j", "--csv", d + "/x.csv"}, "with --emit-jobs"},
+        // A negative seed is not wrapped to 2^64 - 1; a pair needs two values, each given once.
+        {{"--seed", "-1"}, "--seed: expected a whole number, got '-1'"},
+        {{"--pair", "l1.dec_policy=cancel"}, "--pair l1.dec_policy: expected two or more values"},
+        {{"--pair", "l1.dec_policy=cancel,cancel"},
+         "--pair l1.dec_policy: value 'cancel' listed twice"}};
+    for (const auto& [options, says] : cases) {
+        std::vector<std::string> args = {"uncertainty", k_ref};
+        args.insert(args.end(), options.begin(), options.end());
+        const auto r = run_cmd(nestvp(args), d);
+        EXPECT_EQ(r.code, 2) << options[0];
+        EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    }
 }
 
 }  // namespace
