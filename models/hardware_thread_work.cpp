@@ -2,6 +2,7 @@
 // (docs/local-time.md), and the time the charged work ends (path marks).
 #include "models/hardware_thread.h"
 
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -11,17 +12,21 @@
 namespace nestvp {
 
 namespace {
-// Work that would last longer than this never ends in a run (run.duration_s <= 1e6 s, 1e18 ps):
-// it is held here, so that now + units cannot wrap around (a cost of 1e9 cycles at 50 Hz, or
-// at an SMT speed of 1e-15, used to make time run backwards and the run spin forever).
-constexpr sc_dt::uint64 k_never_units = sc_dt::uint64{1} << 62;
+// Work that would last longer than this never ends in a run (run.duration_s <= 1e6 s, 1e18 ps,
+// and 1e18 + 9.2e18 < 2^64): it is held here, so that now + units cannot wrap around (a cost of
+// 1e9 cycles at 50 Hz, or an SMT speed of 1e-15, used to make time run backwards and the run
+// spin forever).
+constexpr double k_never_units = 9.2e18;
 
 // static_cast<uint64>(std::ceil(x)) without the libm call (the baseline x86-64 target has no
-// rounding instruction), for x in [0, k_never_units); at least that (and NaN) gives
-// k_never_units.
+// rounding instruction) for x in [0, k_never_units); at least that (and NaN) gives
+// k_never_units, below 0 gives 0. (This shape keeps the common path's code as it was: the
+// same logic written without the ceil call took 0.2-0.4 % more instructions per exit.)
 sc_dt::uint64 ceil_units(double x) {
-    if (!(x < static_cast<double>(k_never_units))) return k_never_units;
-    if (x <= 0.0) return 0;
+    if (!(x >= 0.0 && x < k_never_units)) {
+        const double c = std::ceil(x);
+        return c < 0.0 ? 0 : static_cast<sc_dt::uint64>(c < k_never_units ? c : k_never_units);
+    }
     const auto t = static_cast<sc_dt::uint64>(x);  // truncation: floor for x >= 0
     return static_cast<double>(t) < x ? t + 1 : t;
 }
