@@ -46,6 +46,19 @@ std::string join_settings(const std::vector<std::string>& sets) {
     return s;
 }
 
+// compare --json: the labels, each side's record (null for a side that failed) and the
+// difference per metric (null when there is none).
+json compare_doc(const std::string& label_a, const std::string& label_b, const run_record* a,
+                 const run_record* b, json difference) {
+    json w = json::object();
+    w["label_a"] = label_a;
+    w["label_b"] = label_b;
+    w["a"] = a ? run_record_doc(*a) : json(nullptr);
+    w["b"] = b ? run_record_doc(*b) : json(nullptr);
+    w["difference_pct"] = std::move(difference);
+    return w;
+}
+
 // One side failed: the other's results are not lost. Its summary goes to stdout, and --json
 // holds its record, with null for the side that failed and no difference.
 void write_finished_side(const run_record (&rec)[2], const bool (&have)[2],
@@ -59,13 +72,8 @@ void write_finished_side(const run_record (&rec)[2], const bool (&have)[2],
     flush_stdout("compare");
     if (json_out.empty()) return;
     try {
-        json w = json::object();
-        w["label_a"] = label_a;
-        w["label_b"] = label_b;
-        w["a"] = have[0] ? run_record_doc(rec[0]) : json(nullptr);
-        w["b"] = have[1] ? run_record_doc(rec[1]) : json(nullptr);
-        w["difference_pct"] = nullptr;
-        write_output(json_out, json_text(w));
+        write_output(json_out, json_text(compare_doc(label_a, label_b, have[0] ? &rec[0] : nullptr,
+                                                     have[1] ? &rec[1] : nullptr, nullptr)));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp compare: %s\n", e.what());
     }
@@ -228,16 +236,11 @@ int compare_main(int argc, char** argv) {
         if (!flush_stdout("compare")) rc = exit_failure;
         try {
             if (!json_out.empty()) {
-                json w = json::object();
-                w["label_a"] = label_a;
-                w["label_b"] = label_b;
-                w["a"] = run_record_doc(rec[0]);
-                w["b"] = run_record_doc(rec[1]);
                 json diff = json::object();
                 for (const auto& r : rows)  // undefined relative to zero: null
                     diff[r.metric] = r.a == 0 ? json(nullptr) : json_num((r.b - r.a) / r.a * 100.0);
-                w["difference_pct"] = diff;
-                write_output(json_out, json_text(w));
+                write_output(json_out,
+                             json_text(compare_doc(label_a, label_b, &rec[0], &rec[1], diff)));
             }
             if (!plot_dir.empty() &&
                 !report_figures(
