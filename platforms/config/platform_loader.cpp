@@ -61,12 +61,13 @@ public:
         const bool top = include_place.empty();
         std::error_code ec;
         if (!fs::is_regular_file(path, ec)) {
+            const bool exists = fs::exists(path, ec);
             if (top)
-                throw config_error(
-                    path + ": expected a readable platform file, found " +
-                    (fs::exists(path, ec) ? "something that is not a file" : "no such file"));
-            throw_config(include_place, "include", "a readable platform file",
-                         "no file at '" + path + "'");
+                throw config_error(path + ": expected a readable platform file, found " +
+                                   (exists ? "something that is not a file" : "no such file"));
+            throw_config(
+                include_place, "include", "a readable platform file",
+                (exists ? "'" + path + "', which is not a file" : "no file at '" + path + "'"));
         }
         const std::string canon = fs::weakly_canonical(path, ec).string();
         for (size_t i = 0; i < m_stack.size(); ++i) {
@@ -95,7 +96,7 @@ public:
             docs = load_all_yaml_bounded(text.str());
         } catch (const YAML::Exception& e) {
             throw config_error(where.at(e.mark) + ": expected valid YAML, found a syntax error (" +
-                               e.msg + ")");
+                               yaml_message(e) + ")");
         } catch (const yaml_limit_error& e) {
             throw config_error(path + ":1:1: expected valid YAML, found " + e.what());
         }
@@ -300,7 +301,7 @@ private:
             const std::vector<YAML::Node> docs = load_all_yaml_bounded(text);
             return docs.empty() ? YAML::Node() : docs.front();
         } catch (const YAML::Exception& e) {
-            throw_config(place, key, "a YAML value", "a syntax error (" + e.msg + ")");
+            throw_config(place, key, "a YAML value", "a syntax error (" + yaml_message(e) + ")");
         } catch (const yaml_limit_error& e) {
             throw_config(place, key, "a YAML value", e.what());
         }

@@ -32,8 +32,7 @@ struct ctx {
     // A plain integer scalar: decimal or 0x-hex, optionally negative when allow_negative
     // (stored two's complement, mod 2^64).
     uint64_t integer(const YAML::Node& n, const std::string& key, bool allow_negative) const {
-        if (!n.IsScalar() || n.Tag() == "!")
-            fail(n, "'" + key + "' must be an integer, got " + describe(n));
+        if (!is_plain_scalar(n)) fail(n, "'" + key + "' must be an integer, got " + describe(n));
         const std::string& s = n.Scalar();
         size_t i = 0;
         bool neg = false;
@@ -73,7 +72,7 @@ struct ctx {
         return v;
     }
     bool bit(const YAML::Node& n, const std::string& key) const {
-        if (!n.IsScalar() || n.Tag() == "!" || (n.Scalar() != "0" && n.Scalar() != "1"))
+        if (!is_plain_scalar(n) || (n.Scalar() != "0" && n.Scalar() != "1"))
             fail(n, "'" + key + "' must be 0 or 1, got " + describe(n));
         return n.Scalar() == "1";
     }
@@ -82,6 +81,8 @@ struct ctx {
         if (n.IsSequence()) return "a list";
         if (n.IsNull()) return "nothing";
         if (n.Tag() == "!") return "the quoted string \"" + n.Scalar() + "\" (write it unquoted)";
+        if (!explicit_tag(n).empty())
+            return "'" + n.Scalar() + "' tagged " + explicit_tag(n) + " (write it without a tag)";
         return "'" + n.Scalar() + "'";
     }
     // Checks that every key of map `n` is in `allowed` (and appears once).
@@ -134,7 +135,7 @@ void parse_thread(const ctx& c, const YAML::Node& n, stim_thread& t) {
 
 // mtspr / mfspr SPR names and their numbers (timer-facilities.md §2, §3).
 unsigned spr_number(const ctx& c, const YAML::Node& n, stim_op op) {
-    if (!n.IsScalar() || n.Tag() == "!") c.fail(n, "'spr' must be a name, got " + ctx::describe(n));
+    if (!is_plain_scalar(n)) c.fail(n, "'spr' must be a name, got " + ctx::describe(n));
     const std::string s = n.Scalar();
     if (op == stim_op::mtspr) {
         if (s == "DEC") return spr::dec;
@@ -157,8 +158,7 @@ stim_step parse_step(const ctx& c, const YAML::Node& n) {
     stim_step s;
     s.where = c.where(n.Mark());
     const YAML::Node op = c.require(n, "op", "step");
-    if (!op.IsScalar() || op.Tag() == "!")
-        c.fail(op, "'op' must be a name, got " + ctx::describe(op));
+    if (!is_plain_scalar(op)) c.fail(op, "'op' must be a name, got " + ctx::describe(op));
     const std::string o = op.Scalar();
     if (o == "mtspr") {
         s.op = stim_op::mtspr;
@@ -200,7 +200,7 @@ stim_file parse_stim(const std::string& text, const std::string& name) {
     try {
         docs = load_all_yaml_bounded(text);
     } catch (const YAML::Exception& e) {
-        c.fail(e.mark, "YAML syntax error: " + e.msg);
+        c.fail(e.mark, "YAML syntax error: " + yaml_message(e));
     } catch (const yaml_limit_error& e) {
         throw stim_error(name + ":1:1: " + e.what());
     }
@@ -230,7 +230,7 @@ stim_file parse_stim(const std::string& text, const std::string& name) {
             f.steps.push_back(std::move(s));
         }
     } catch (const YAML::Exception& e) {  // e.g. a bad conversion: still name the place
-        c.fail(e.mark, e.msg);
+        c.fail(e.mark, yaml_message(e));
     }
     return f;
 }

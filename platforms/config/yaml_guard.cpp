@@ -77,4 +77,32 @@ std::vector<YAML::Node> load_all_yaml_bounded(const std::string& text) {
     return YAML::LoadAll(text);
 }
 
+std::string yaml_message(const YAML::Exception& e) {
+    std::string out;
+    for (const char ch : e.msg) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x20 && c != 0x7f) {
+            out += ch;
+            continue;
+        }
+        static const char hex[] = "0123456789abcdef";
+        out += "\\x";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+    }
+    return out;
+}
+
+bool is_plain_scalar(const YAML::Node& n) {
+    return n.IsScalar() && n.Tag() == "?";
+}
+
+std::string explicit_tag(const YAML::Node& n) {
+    const std::string& t = n.Tag();
+    if (t.empty() || t == "?" || t == "!") return "";
+    static const std::string core = "tag:yaml.org,2002:";
+    if (t.compare(0, core.size(), core) == 0) return "!!" + t.substr(core.size());
+    return t[0] == '!' ? t : "!<" + t + ">";
+}
+
 }  // namespace nestvp

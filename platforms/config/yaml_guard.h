@@ -29,4 +29,15 @@ public:
 // YAML::LoadAll on bounded input; YAML::Exception passes through unchanged.
 std::vector<YAML::Node> load_all_yaml_bounded(const std::string& text);
 
+// yaml-cpp's message with control bytes written as \xNN: an error about a NUL or an escape
+// names the byte instead of printing it raw.
+std::string yaml_message(const YAML::Exception& e);
+
+// An unquoted, untagged scalar: the only form a number, a bool or a name is read from.
+bool is_plain_scalar(const YAML::Node& n);
+
+// A node's explicit tag as written (!!int, !foo), or "" when it has none: plain scalars carry
+// yaml-cpp's non-specific "?", quoted ones "!".
+std::string explicit_tag(const YAML::Node& n);
+
 }  // namespace nestvp

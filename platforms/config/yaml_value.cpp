@@ -7,15 +7,11 @@
 #include <regex>
 
 #include "platforms/config/platform_loader.h"
+#include "platforms/config/yaml_guard.h"
 
 namespace nestvp {
 
 namespace {
-
-// A plain (unquoted, untagged) scalar: yaml-cpp gives it the non-specific tag "?".
-bool is_plain(const YAML::Node& n) {
-    return n.IsScalar() && n.Tag() == "?";
-}
 
 std::string scalar_path_value(const YAML::Node& n) {
     return n.IsScalar() ? n.Scalar() : "";
@@ -35,7 +31,7 @@ bool parse_integer(const std::string& s, bool& negative, uint64_t& magnitude) {
 uint64_t parse_uint(const param_def& d, const YAML::Node& n, const yaml_origin& where,
                     const std::string& path) {
     const std::string expected = expectation(d);
-    if (!is_plain(n)) throw_config(where.at(n), path, expected, describe_found(n));
+    if (!is_plain_scalar(n)) throw_config(where.at(n), path, expected, describe_found(n));
     const std::string& s = n.Scalar();
     double value = 0;
     if (is_integer_text(s)) {
@@ -62,7 +58,7 @@ double parse_real(const param_def& d, const YAML::Node& n, const yaml_origin& wh
                   const std::string& path) {
     const std::string expected =
         d.type == param_type::real_list ? "a number in " + range_text(d) : expectation(d);
-    if (!is_plain(n) || !(is_integer_text(n.Scalar()) || is_float_text(n.Scalar())))
+    if (!is_plain_scalar(n) || !(is_integer_text(n.Scalar()) || is_float_text(n.Scalar())))
         throw_config(where.at(n), path, expected, describe_found(n));
     const double v = std::strtod(n.Scalar().c_str(), nullptr);
     const bool below = d.min_open ? v <= d.min : v < d.min;
@@ -159,7 +155,10 @@ std::string describe_found(const YAML::Node& n) {
     if (!n.IsDefined() || n.IsNull()) return "nothing";
     if (n.IsMap()) return "a mapping";
     if (n.IsSequence()) return "a list";
-    if (!is_plain(n)) return "the quoted string \"" + n.Scalar() + "\"";
+    if (n.Tag() == "!") return "the quoted string \"" + n.Scalar() + "\"";
+    if (!is_plain_scalar(n))  // the loader reads untagged values only
+        return "'" + n.Scalar() + "' tagged " + explicit_tag(n) +
+               " (write the value without a tag)";
     const std::string& s = n.Scalar();
     if (is_integer_text(s) || is_float_text(s)) return s;
     return "'" + s + "'";
@@ -187,8 +186,8 @@ param_value parse_node(const param_def& d, const YAML::Node& n, const yaml_origi
             break;
         case param_type::boolean: {
             const std::string s = n.IsScalar() ? n.Scalar() : "";
-            if (!is_plain(n) || !(s == "true" || s == "false" || s == "True" || s == "False" ||
-                                  s == "TRUE" || s == "FALSE"))
+            if (!is_plain_scalar(n) || !(s == "true" || s == "false" || s == "True" ||
+                                         s == "False" || s == "TRUE" || s == "FALSE"))
                 throw_config(where.at(n), d.path, expectation(d), describe_found(n));
             v.b = s[0] == 't' || s[0] == 'T';
             break;

@@ -104,6 +104,16 @@ TEST(PlatformBadInput, WrongTypeScalarForSection) {
                "a mapping of vcpus");
 }
 
+TEST(PlatformBadInput, WrongTypeTaggedNumber) {
+    expect_bad("wrong_type_tagged.yaml", {}, "wrong_type_tagged.yaml:2:15", "run.duration_s",
+               "found '10' tagged !!float (write the value without a tag)");
+}
+
+TEST(PlatformBadInput, ControlByteInSyntaxErrorIsEscaped) {
+    expect_bad("control_byte_escape.yaml", {}, "control_byte_escape.yaml:1:11", "",
+               "(unknown escape character: \\x01)");
+}
+
 TEST(PlatformBadInput, WrongTypeQuotedNumber) {
     expect_bad("wrong_type_quoted.yaml", {}, "wrong_type_quoted.yaml:2:15", "run.duration_s",
                "found the quoted string \"10\"");
@@ -312,6 +322,11 @@ TEST(PlatformBadInput, IncludeSelf) {
 TEST(PlatformBadInput, MissingInclude) {
     expect_bad("missing_include.yaml", {}, "missing_include.yaml:2:10", "include",
                "found no file at");
+}
+
+TEST(PlatformBadInput, IncludeDirectory) {
+    expect_bad("include_directory.yaml", {}, "include_directory.yaml:2:10", "include",
+               "which is not a file");
 }
 
 TEST(PlatformBadInput, IncludeWrongType) {

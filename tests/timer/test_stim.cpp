@@ -129,6 +129,7 @@ const bad_case bad_cases[] = {
     {"tb_hz_zero", "1:17", "'tb_hz' = 0 is out of range"},
     {"duplicate_key", "2:44", "duplicate key 'value'"},
     {"quoted_value", "2:41", "quoted string"},
+    {"tagged_value", "2:41", "'5' tagged !!str"},
     {"no_steps", "1:1", "missing 'steps'"},
     {"at_beyond_range", "4:5", "beyond the simulated time range"},  // found at run time
 };
