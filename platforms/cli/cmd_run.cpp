@@ -14,6 +14,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/config/param_schema.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/config_json.h"
 #include "platforms/report/interrupt.h"
@@ -197,6 +198,14 @@ int run_main(int argc, char** argv) {
             cfg.run.trace_start_s = window.first;
             cfg.run.trace_end_s = window.second;
         }
+        if (!cfg.run.trace_path.empty() && cfg.run.trace_start_s >= cfg.run.duration_s)
+            throw usage_error("nestvp run: " +
+                              std::string(pa.trace_window.empty() ? "run.trace_window.start_s"
+                                                                  : "--trace-window") +
+                              ": the trace would be empty: it starts at " +
+                              format_real(cfg.run.trace_start_s) +
+                              " s, not before the run's end (run.duration_s = " +
+                              format_real(cfg.run.duration_s) + " s)");
     } catch (const usage_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return exit_usage;

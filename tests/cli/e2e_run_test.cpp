@@ -61,6 +61,10 @@ TEST(CliE2E, BadCommandLinesExit2NamingTheProblem) {
         {{"run", k_ref, "--trace-window", "1:2"}, "--trace-window needs --trace"},
         {{"run", k_ref, "--trace", d + "/t.vcd", "--trace-window", "2:1"},
          "must be after the start"},
+        {{"run", k_ref, "--set", "run.duration_s=1", "--trace", d + "/t.vcd", "--trace-window",
+          "1:"},
+         "--trace-window: the trace would be empty: it starts at 1 s, not before the run's end "
+         "(run.duration_s = 1 s)"},
         {{"run", d + "/missing.yaml"}, "missing.yaml"},
         {{"run", k_ref, k_ref}, "expected one platform file"},
         {{"compare", k_ref}, "--vs"},
