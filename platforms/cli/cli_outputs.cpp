@@ -1,8 +1,11 @@
 // Output files of the commands.
 #include "platforms/cli/cli_outputs.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -15,6 +18,29 @@ std::string parent_of(const std::string& path) {
     const auto slash = path.find_last_of('/');
     if (slash == std::string::npos) return {};
     return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Writes text that could not go to `path` to a new file in $TMPDIR (or /tmp) named after it;
+// returns that file, or "" if this failed too.
+std::string save_elsewhere(const std::string& path, const std::string& text) {
+    const std::string base = path.substr(path.find_last_of('/') + 1);
+    const auto dot = base.find_last_of('.');
+    const std::string stem = dot == std::string::npos ? base : base.substr(0, dot);
+    const std::string ext = dot == std::string::npos ? "" : base.substr(dot);
+    const char* tmp = std::getenv("TMPDIR");
+    std::string name =
+        std::string(tmp && *tmp ? tmp : "/tmp") + "/nestvp-" + stem + "-XXXXXX" + ext;
+    const int fd = ::mkstemps(&name[0], static_cast<int>(ext.size()));
+    if (fd < 0) return {};
+    size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n <= 0 && errno != EINTR) break;
+        if (n > 0) done += static_cast<size_t>(n);
+    }
+    const bool ok = ::close(fd) == 0 && done == text.size();
+    if (!ok) ::unlink(name.c_str());
+    return ok ? name : std::string();
 }
 }  // namespace
 
@@ -55,7 +81,14 @@ bool report_figures(const std::string& cmd, const drawn_figures& d) {
 
 void write_output(const std::string& path, const std::string& text) {
     if (path != "-") {
-        write_text_file(path, text);
+        try {
+            write_text_file(path, text);
+        } catch (const std::exception& e) {  // what was computed is not lost with the file
+            const std::string kept = save_elsewhere(path, text);
+            throw std::runtime_error(std::string(e.what()) +
+                                     (kept.empty() ? "; saving it elsewhere failed too"
+                                                   : "; it was saved to " + kept + " instead"));
+        }
         return;
     }
     std::fputs(text.c_str(), stdout);

@@ -20,7 +20,8 @@ bool prepare_plot_dir(const std::string& cmd, const std::string& path,
                       const std::string& flag = "--plot");
 // Prints "nestvp <cmd>: " and the figures not drawn, if any; returns whether all were drawn.
 bool report_figures(const std::string& cmd, const drawn_figures& d);
-// Writes text to path, or to stdout for "-"; throws std::runtime_error on failure.
+// Writes text to path, or to stdout for "-"; throws std::runtime_error on failure. A file that
+// cannot be written (a full disk after the run) is saved under $TMPDIR, and the error names it.
 void write_output(const std::string& path, const std::string& text);
 // Flushes stdout; prints "nestvp <cmd>: cannot write standard output: why" and returns false
 // if anything written to it was lost.

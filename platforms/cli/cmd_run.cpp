@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 
 #include <systemc>
@@ -292,23 +293,30 @@ int run_main(int argc, char** argv) {
     if (cfg.run.json_path != "-" && cfg.run.csv_path != "-")
         std::fputs(summary_table(rec).c_str(), stdout);
     int rc = flush_stdout("run") ? exit_ok : exit_failure;
-    try {
-        if (!cfg.run.json_path.empty()) write_output(cfg.run.json_path, run_record_json(rec));
-        if (!cfg.run.csv_path.empty()) {
+    // Each output is written even when another fails.
+    const auto write_each = [&rc](const std::function<void()>& write) {
+        try {
+            write();
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "nestvp run: %s\n", e.what());
+            rc = exit_failure;
+        }
+    };
+    if (!cfg.run.json_path.empty())
+        write_each([&] { write_output(cfg.run.json_path, run_record_json(rec)); });
+    if (!cfg.run.csv_path.empty())
+        write_each([&] {
             std::vector<std::string> keys;
             for (const auto& kv : rec.settings) keys.push_back(kv.first);
             write_output(cfg.run.csv_path, records_csv({rec}, keys, true));
-        }
-        if (!plot_data.empty()) write_text_file(plot_data, plot_data_text(rec.result));
-        // run has no -j: its figures are drawn on every core.
-        if (!cfg.run.plot_dir.empty() &&
-            !report_figures("run", write_run_plots(cfg.run.plot_dir, {{rec.platform, &rec.result}},
-                                                   default_jobs())))
-            return exit_failure;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "nestvp run: %s\n", e.what());
-        return exit_failure;
-    }
+        });
+    if (!plot_data.empty())
+        write_each([&] { write_output(plot_data, plot_data_text(rec.result)); });
+    // run has no -j: its figures are drawn on every core.
+    if (!cfg.run.plot_dir.empty() &&
+        !report_figures("run", write_run_plots(cfg.run.plot_dir, {{rec.platform, &rec.result}},
+                                               default_jobs())))
+        rc = exit_failure;
     for (const auto& e : trace_errors) {  // reported after the outputs, which are kept
         std::fprintf(stderr, "nestvp run: %s\n", e.c_str());
         rc = exit_failure;

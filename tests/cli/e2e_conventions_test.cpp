@@ -173,5 +173,26 @@ TEST(CliConventions, LostTraceIsAnError) {
         << s.err;
 }
 
+// An output that fails after the run (here a full disk) does not lose the record: it is saved
+// under $TMPDIR, the error names that file, and the other outputs are still written.
+TEST(CliConventions, LostOutputIsSavedElsewhere) {
+    const std::string d = test::fresh_dir("conv-json-full");
+    const auto r = run_cmd({"/usr/bin/env", "TMPDIR=" + d, nestvp({})[0], "run", k_ref, "--set",
+                            k_short, "--json", "/dev/full", "--csv", d + "/r.csv", "--quiet"},
+                           d);
+    EXPECT_EQ(r.code, 1) << r.err;
+    const std::string said = "nestvp run: /dev/full: write failed: ";
+    ASSERT_NE(r.err.find(said), std::string::npos) << r.err;
+    const std::string lead = "; it was saved to ";
+    const auto at = r.err.find(lead);
+    ASSERT_NE(at, std::string::npos) << r.err;
+    const std::string kept =
+        r.err.substr(at + lead.size(), r.err.find(' ', at + lead.size()) - at - lead.size());
+    EXPECT_EQ(kept.rfind(d + "/nestvp-full-", 0), 0u) << kept;
+    const std::string text = test::slurp(kept);
+    EXPECT_NE(text.find("\"kvm_guest_exit\""), std::string::npos) << "the whole record";
+    EXPECT_TRUE(test::file_exists(d + "/r.csv"));
+}
+
 }  // namespace
 }  // namespace nestvp
