@@ -5,10 +5,10 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
+#include "platforms/report/child_procs.h"
 #include "platforms/report/run_record.h"
 
 namespace nestvp {
@@ -20,16 +20,14 @@ std::string parent_of(const std::string& path) {
     return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// Writes text that could not go to `path` to a new file in $TMPDIR (or /tmp) named after it;
+// Writes text that could not go to `path` to a new file in temp_root() named after it;
 // returns that file, or "" if this failed too.
 std::string save_elsewhere(const std::string& path, const std::string& text) {
     const std::string base = path.substr(path.find_last_of('/') + 1);
     const auto dot = base.find_last_of('.');
     const std::string stem = dot == std::string::npos ? base : base.substr(0, dot);
     const std::string ext = dot == std::string::npos ? "" : base.substr(dot);
-    const char* tmp = std::getenv("TMPDIR");
-    std::string name =
-        std::string(tmp && *tmp ? tmp : "/tmp") + "/nestvp-" + stem + "-XXXXXX" + ext;
+    std::string name = temp_root() + "/nestvp-" + stem + "-XXXXXX" + ext;
     const int fd = ::mkstemps(&name[0], static_cast<int>(ext.size()));
     if (fd < 0) return {};
     size_t done = 0;

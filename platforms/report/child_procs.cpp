@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -60,8 +61,11 @@ std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_p
                               const std::function<bool()>& stop,
                               const std::function<void(size_t, int)>& on_done,
                               const std::function<void()>& on_tick) {
+    using clock = std::chrono::steady_clock;
     std::vector<int> codes(jobs.size(), -1);
     std::map<pid_t, size_t> running;
+    std::vector<clock::time_point> started(jobs.size());
+    std::vector<bool> timed_out(jobs.size(), false);
     size_t next = 0;
     bool stopping = false;
     if (max_parallel == 0) max_parallel = 1;
@@ -77,6 +81,7 @@ std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_p
                 if (on_done) on_done(next, 127);
             } else {
                 running[pid] = next;
+                started[next] = clock::now();
             }
             ++next;
         }
@@ -88,12 +93,19 @@ std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_p
             int status = 0;
             const pid_t pid = ::waitpid(it->first, &status, WNOHANG);
             if (pid == 0 || (pid < 0 && errno == EINTR)) {
+                const size_t idx = it->second;
+                const double limit = jobs[idx].timeout_s;
+                if (pid == 0 && limit > 0 && !timed_out[idx] &&
+                    std::chrono::duration<double>(clock::now() - started[idx]).count() > limit) {
+                    timed_out[idx] = true;  // reaped on a later pass
+                    ::kill(it->first, SIGKILL);
+                }
                 ++it;
                 continue;
             }
             const size_t idx = it->second;
             it = running.erase(it);
-            codes[idx] = pid < 0 ? 127 : code_of(status);
+            codes[idx] = timed_out[idx] ? k_child_timed_out : pid < 0 ? 127 : code_of(status);
             if (on_done) on_done(idx, codes[idx]);
             any = true;
         }
@@ -128,9 +140,13 @@ std::string shell_quote(const std::string& s) {
     return out + "'";
 }
 
-std::string make_temp_dir(const std::string& prefix) {
+std::string temp_root() {
     const char* t = std::getenv("TMPDIR");
-    std::string tmpl = std::string(t && *t ? t : "/tmp") + "/" + prefix + "-XXXXXX";
+    return t && *t ? t : "/tmp";
+}
+
+std::string make_temp_dir(const std::string& prefix) {
+    std::string tmpl = temp_root() + "/" + prefix + "-XXXXXX";
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
     if (!::mkdtemp(buf.data()))

@@ -12,10 +12,14 @@ struct child_job {
     std::vector<std::string> argv;  // argv[0] is the executable path
     std::string stdout_path;        // empty: /dev/null
     std::string stderr_path;        // empty: inherit
+    double timeout_s = 0;           // > 0: killed (SIGKILL) if still running after this long
 };
 
+// A job's code when it ran past its timeout_s and was killed.
+constexpr int k_child_timed_out = -2;
+
 // Exit code of each job: its exit status, 128+signal if killed, -1 if never started
-// (stopped early) and 127 if it could not be executed.
+// (stopped early), k_child_timed_out and 127 if it could not be executed.
 // stop() is polled between events; once it returns true no further job starts and SIGINT
 // is forwarded once to the running ones (they write partial results), which are waited for.
 // on_done(index, code) is called as each job ends, on_tick() about every 20 ms while jobs
@@ -32,7 +36,9 @@ std::string absolute_path(const std::string& path);
 // POSIX shell single-quoting: abc -> abc, a b -> 'a b', it's -> 'it'\''s'.
 std::string shell_quote(const std::string& s);
 
-// A fresh private directory under $TMPDIR (or /tmp); throws std::runtime_error on failure.
+// Where temporary files go: $TMPDIR, or /tmp.
+std::string temp_root();
+// A fresh private directory under temp_root(); throws std::runtime_error on failure.
 std::string make_temp_dir(const std::string& prefix);
 // Removes the files directly inside dir, then dir (temp dirs of compare and sweep).
 void remove_temp_dir(const std::string& dir);

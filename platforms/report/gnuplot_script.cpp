@@ -102,6 +102,14 @@ figure_file figure_in(const std::string& dir, const std::string& name) {
     return {dir + "/" + name + ".gp", dir + "/" + name + ".svg"};
 }
 
+double gnuplot_timeout_s() {
+    const char* v = std::getenv("NESTVP_GNUPLOT_TIMEOUT_S");
+    if (!v || !*v) return k_gnuplot_timeout_s;
+    char* end = nullptr;
+    const double s = std::strtod(v, &end);
+    return *end == '\0' && s > 0 && std::isfinite(s) ? s : k_gnuplot_timeout_s;
+}
+
 drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_script>>& figures,
                              unsigned max_parallel) {
     drawn_figures out;
@@ -124,12 +132,14 @@ drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_sc
         return out;
     }
     const std::string logs = make_temp_dir("nestvp-gnuplot");  // gnuplot's messages
+    const double timeout_s = gnuplot_timeout_s();  // a hung gnuplot does not hang the command
     std::vector<child_job> jobs;
     for (size_t i = 0; i < figures.size(); ++i) {
         const figure_file& f = figures[i].first;
         jobs.push_back({{gnuplot, "-d", "-c", f.script_path, f.svg_path + ".part"},
                         "",
-                        logs + "/" + std::to_string(i) + ".log"});
+                        logs + "/" + std::to_string(i) + ".log",
+                        timeout_s});
     }
     // Only a SIGINT during the drawing stops it: the figures of a run that a SIGINT stopped
     // are still drawn, from its partial results.
@@ -149,6 +159,9 @@ drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_sc
                      figures[i].first.script_path + ": ";
         if (codes[i] == 0)
             out.error += "cannot rename " + part + " to " + svg;
+        else if (codes[i] == k_child_timed_out)
+            out.error += "gnuplot did not finish within " + json_number(timeout_s) +
+                         " s and was stopped (NESTVP_GNUPLOT_TIMEOUT_S sets the limit)";
         else if (codes[i] < 0 || interrupted())
             out.error += "not drawn (interrupted)";
         else {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "cli_test_util.h"
 #include "platforms/report/child_procs.h"
@@ -31,6 +32,20 @@ TEST(ChildProcs, ExitCodesByIndexAndOutputCaptured) {
     EXPECT_EQ(test::slurp(dir + "/o3"), "out3\n");
     EXPECT_EQ(test::slurp(dir + "/e3"), "err\n");
     EXPECT_EQ(tail_of_file(dir + "/e3"), "err\n");
+}
+
+// A job past its timeout is killed and reported as such; the others are not touched.
+TEST(ChildProcs, TimeoutKillsOnlyTheJobThatHangs) {
+    const std::string dir = test::fresh_dir("children-timeout");
+    std::vector<child_job> jobs = {{{"/bin/sleep", "30"}, "", "", 0.2},
+                                   {{"/bin/sh", "-c", "sleep 0.4; exit 3"}, "", "", 5},
+                                   {{"/bin/true"}, "", "", 0.2}};
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto codes = run_children(jobs, 3);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(codes, (std::vector<int>{k_child_timed_out, 3, 0}));
+    EXPECT_LT(took, 10.0) << "the hung job was stopped, not waited for";
 }
 
 TEST(ChildProcs, NeverMoreThanNAtOnce) {

@@ -302,6 +302,14 @@ TEST(CliE2E, RunPlotsNeedAWorkingGnuplot) {
     EXPECT_TRUE(test::file_exists(d + "/r.json"));
     EXPECT_TRUE(test::file_exists(d + "/scripts/exit-rate.gp"));
     EXPECT_FALSE(test::file_exists(d + "/scripts/exit-rate.svg"));
+
+    // A gnuplot that hangs is stopped after NESTVP_GNUPLOT_TIMEOUT_S; the record is kept.
+    write_text_file(d + "/bin/gnuplot", "#!/bin/sh\nexec sleep 30\n");
+    argv.insert(argv.begin() + 2, "NESTVP_GNUPLOT_TIMEOUT_S=0.2");
+    std::remove((d + "/r.json").c_str());
+    expect_failure(1, "/scripts/exit-rate.gp: gnuplot did not finish within 0.2 s and was stopped");
+    EXPECT_TRUE(test::file_exists(d + "/r.json"));
+    EXPECT_FALSE(test::file_exists(d + "/scripts/exit-rate.svg"));
 }
 
 // The SIGINT that stops the run does not stop --plot: the partial run's figures are drawn.
