@@ -6,6 +6,8 @@
 #include <map>
 #include <regex>
 
+#include <nlohmann/json.hpp>
+
 #include "platforms/config/platform_loader.h"
 #include "platforms/config/yaml_guard.h"
 
@@ -67,10 +69,24 @@ double parse_real(const param_def& d, const YAML::Node& n, const yaml_origin& wh
     return v;
 }
 
+// A scalar's text, which must be UTF-8: records are JSON and figure labels are text.
+// nlohmann::json checks it (dump() throws type_error 316 naming the first bad byte).
+const std::string& utf8_text(const YAML::Node& n, const yaml_origin& where,
+                             const std::string& path) {
+    try {
+        (void)nlohmann::json(n.Scalar()).dump();
+    } catch (const nlohmann::json::type_error& e) {
+        const std::string what = e.what();
+        throw_config(where.at(n), path, "UTF-8 text",
+                     "bytes that are not (" + what.substr(what.find("] ") + 2) + ")");
+    }
+    return n.Scalar();
+}
+
 std::string parse_string(const param_def& d, const YAML::Node& n, const yaml_origin& where,
                          const std::string& path) {
     if (!n.IsScalar()) throw_config(where.at(n), path, expectation(d), describe_found(n));
-    return n.Scalar();
+    return utf8_text(n, where, path);
 }
 
 param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origin& where) {
@@ -92,7 +108,7 @@ param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origi
                 throw_config(where.at(kv.second, kv.first.Mark()), path,
                              "a non-empty string naming where the figure comes from",
                              describe_found(kv.second));
-            v.s = kv.second.Scalar();
+            v.s = utf8_text(kv.second, where, path);
             have_source = true;
         } else if (key == "range") {
             // The plausible range of an assumed figure: [lo, hi], two integers, lo <= hi.
@@ -247,7 +263,7 @@ param_value parse_stated_value(const param_def& d, const YAML::Node& n, const ya
                              "a non-empty string: the source, the reason, or the published "
                              "figure",
                              describe_found(kv.second));
-            out.source = kv.second.Scalar();
+            out.source = utf8_text(kv.second, where, path);
         } else if (key == "range" && numeric) {
             if (!kv.second.IsSequence() || kv.second.size() != 2)
                 throw_config(where.at(kv.second, kv.first.Mark()), path,

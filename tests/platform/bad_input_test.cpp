@@ -114,6 +114,16 @@ TEST(PlatformBadInput, ControlByteInSyntaxErrorIsEscaped) {
                "(unknown escape character: \\x01)");
 }
 
+TEST(PlatformBadInput, NameNotUtf8) {
+    expect_bad("name_not_utf8.yaml", {}, "name_not_utf8.yaml:1:7", "name",
+               "expected UTF-8 text, found bytes that are not (incomplete UTF-8 string");
+}
+
+TEST(PlatformBadInput, CostSourceNotUtf8) {
+    expect_bad("source_not_utf8.yaml", {}, "source_not_utf8.yaml:3:39",
+               "l0.costs.hcall_entry.source", "expected UTF-8 text");
+}
+
 TEST(PlatformBadInput, WrongTypeQuotedNumber) {
     expect_bad("wrong_type_quoted.yaml", {}, "wrong_type_quoted.yaml:2:15", "run.duration_s",
                "found the quoted string \"10\"");
