@@ -24,7 +24,8 @@ namespace nestvp {
 namespace {
 
 // posix_spawn: the child gets SIGINT's default action back (this process catches it) and its
-// stdout/stderr files; returns -1 if it could not be started.
+// stdout/stderr files, and a job with a timeout its own process group; returns -1 if it could
+// not be started.
 pid_t spawn(const child_job& job) {
     std::vector<char*> argv;
     for (const auto& a : job.argv) argv.push_back(const_cast<char*>(a.c_str()));
@@ -42,7 +43,12 @@ pid_t spawn(const child_job& job) {
     sigemptyset(&def);
     sigaddset(&def, SIGINT);
     posix_spawnattr_setsigdefault(&attr, &def);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+    short flags = POSIX_SPAWN_SETSIGDEF;
+    if (job.timeout_s > 0) {  // its own process group, so that a timeout stops all of it
+        posix_spawnattr_setpgroup(&attr, 0);
+        flags |= POSIX_SPAWN_SETPGROUP;
+    }
+    posix_spawnattr_setflags(&attr, flags);
     pid_t pid = -1;
     const int rc = ::posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -72,7 +78,8 @@ std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_p
     for (;;) {
         if (!stopping && stop && stop()) {
             stopping = true;
-            for (const auto& r : running) ::kill(r.first, SIGINT);
+            for (const auto& r : running)
+                ::kill(jobs[r.second].timeout_s > 0 ? -r.first : r.first, SIGINT);
         }
         while (!stopping && next < jobs.size() && running.size() < max_parallel) {
             const pid_t pid = spawn(jobs[next]);
@@ -97,15 +104,19 @@ std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_p
                 const double limit = jobs[idx].timeout_s;
                 if (pid == 0 && limit > 0 && !timed_out[idx] &&
                     std::chrono::duration<double>(clock::now() - started[idx]).count() > limit) {
-                    timed_out[idx] = true;  // reaped on a later pass
-                    ::kill(it->first, SIGKILL);
+                    timed_out[idx] = true;        // reaped on a later pass
+                    ::kill(-it->first, SIGKILL);  // its process group: what it started too
                 }
                 ++it;
                 continue;
             }
             const size_t idx = it->second;
             it = running.erase(it);
-            codes[idx] = timed_out[idx] ? k_child_timed_out : pid < 0 ? 127 : code_of(status);
+            // Killed for its time (a job that ended just before the kill keeps its own code).
+            const bool killed = pid > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+            codes[idx] = timed_out[idx] && killed ? k_child_timed_out
+                         : pid < 0                ? 127
+                                                  : code_of(status);
             if (on_done) on_done(idx, codes[idx]);
             any = true;
         }

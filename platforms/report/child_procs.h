@@ -12,14 +12,16 @@ struct child_job {
     std::vector<std::string> argv;  // argv[0] is the executable path
     std::string stdout_path;        // empty: /dev/null
     std::string stderr_path;        // empty: inherit
-    double timeout_s = 0;           // > 0: killed (SIGKILL) if still running after this long
+    double timeout_s = 0;  // > 0: runs in its own process group, killed (SIGKILL) with all it
+                           // started if still running after this long
 };
 
 // A job's code when it ran past its timeout_s and was killed.
 constexpr int k_child_timed_out = -2;
 
 // Exit code of each job: its exit status, 128+signal if killed, -1 if never started
-// (stopped early), k_child_timed_out and 127 if it could not be executed.
+// (stopped early), k_child_timed_out if it ran past its timeout_s, and 127 if it could not be
+// executed.
 // stop() is polled between events; once it returns true no further job starts and SIGINT
 // is forwarded once to the running ones (they write partial results), which are waited for.
 // on_done(index, code) is called as each job ends, on_tick() about every 20 ms while jobs

@@ -107,7 +107,12 @@ double gnuplot_timeout_s() {
     if (!v || !*v) return k_gnuplot_timeout_s;
     char* end = nullptr;
     const double s = std::strtod(v, &end);
-    return *end == '\0' && s > 0 && std::isfinite(s) ? s : k_gnuplot_timeout_s;
+    if (*end == '\0' && s > 0 && std::isfinite(s)) return s;
+    std::fprintf(stderr,
+                 "nestvp: NESTVP_GNUPLOT_TIMEOUT_S='%s' is not a positive number of seconds; "
+                 "using %s\n",
+                 v, json_number(k_gnuplot_timeout_s).c_str());
+    return k_gnuplot_timeout_s;
 }
 
 drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_script>>& figures,

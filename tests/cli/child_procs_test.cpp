@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include "cli_test_util.h"
 #include "platforms/report/child_procs.h"
@@ -46,6 +47,14 @@ TEST(ChildProcs, TimeoutKillsOnlyTheJobThatHangs) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_EQ(codes, (std::vector<int>{k_child_timed_out, 3, 0}));
     EXPECT_LT(took, 10.0) << "the hung job was stopped, not waited for";
+
+    // What the job started goes with it: its process group is killed.
+    const std::string late = dir + "/late";
+    const auto c = run_children(
+        {{{"/bin/sh", "-c", "(sleep 1; touch '" + late + "') & wait"}, "", "", 0.2}}, 1);
+    EXPECT_EQ(c, (std::vector<int>{k_child_timed_out}));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    EXPECT_FALSE(test::file_exists(late)) << "a grandchild outlived the timeout";
 }
 
 TEST(ChildProcs, NeverMoreThanNAtOnce) {
