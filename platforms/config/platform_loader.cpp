@@ -149,7 +149,7 @@ public:
     }
 
     void apply_set(const std::string& arg) {
-        const std::string place = "--set " + arg;
+        const std::string place = "--set " + printable(arg);
         const auto eq = arg.find('=');
         if (eq == std::string::npos || eq == 0)
             throw config_error(place + ": expected key=value, found " +
@@ -185,6 +185,7 @@ public:
             if (field == "source") {
                 if (text.empty())
                     throw_config(place, key + ".source", "a non-empty string", "nothing");
+                require_utf8(text, place, key + ".source");
                 v.s = text;
             } else {
                 param_def cycles = *d;
@@ -195,6 +196,7 @@ public:
                 v.list.clear();  // a value set by hand is no longer the assumption's range
             }
         } else if (d->type == param_type::string || d->type == param_type::choice) {
+            require_utf8(text, place, key);
             v.s = text;
             if (d->type == param_type::choice) {
                 bool ok = false;
@@ -287,6 +289,11 @@ public:
                          "a third; state it as sourced or assumed");
         }
         const run_config& r = cfg.run;
+        if (r.trace_start_s >= r.duration_s)  // the trace would be empty
+            refuse_pair("run.trace_window.start_s", "run.duration_s",
+                        "run.trace_window.start_s < run.duration_s (a window inside the run)",
+                        "a window from " + format_real(r.trace_start_s) + " s in a " +
+                            format_real(r.duration_s) + " s run");
         if (r.trace_end_s >= 0 && r.trace_end_s <= r.trace_start_s)
             throw_config(place_of("run.trace_window.end_s", top_file), "run.trace_window.end_s",
                          "a negative value (to the end) or a time after start_s = " +
@@ -345,7 +352,7 @@ private:
         if (prefix.empty()) keys.insert(keys.begin(), "include");
         std::vector<std::string> full_keys;
         for (const auto& k : keys) full_keys.push_back(prefix.empty() ? k : prefix + "." + k);
-        std::string found = "unknown key '" + key + "'";
+        std::string found = "unknown key '" + printable(key) + "'";
         const std::string near = nearest_param(full, full_keys);
         if (!near.empty()) found += "; did you mean '" + near + "'?";
         const std::string what = prefix.empty() ? "a top-level key" : "a key of " + prefix;

@@ -39,7 +39,7 @@ struct ctx {
         if (i < s.size() && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
         const bool hex = s.size() > i + 1 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
         if (hex) i += 2;
-        if (i >= s.size()) fail(n, "'" + key + "' must be an integer, got '" + s + "'");
+        if (i >= s.size()) fail(n, "'" + key + "' must be an integer, got '" + printable(s) + "'");
         uint64_t v = 0;
         const uint64_t base = hex ? 16 : 10;
         for (; i < s.size(); ++i) {
@@ -52,7 +52,7 @@ struct ctx {
             else if (hex && c >= 'A' && c <= 'F')
                 d = c - 'A' + 10;
             else
-                fail(n, "'" + key + "' must be an integer, got '" + s + "'");
+                fail(n, "'" + key + "' must be an integer, got '" + printable(s) + "'");
             if (v > (UINT64_MAX - d) / base)
                 fail(n, "'" + key + "' = " + s + " does not fit in 64 bits");
             v = v * base + d;
@@ -80,10 +80,7 @@ struct ctx {
         if (n.IsMap()) return "a map";
         if (n.IsSequence()) return "a list";
         if (n.IsNull()) return "nothing";
-        if (n.Tag() == "!") return "the quoted string \"" + n.Scalar() + "\" (write it unquoted)";
-        if (!explicit_tag(n).empty())
-            return "'" + n.Scalar() + "' tagged " + explicit_tag(n) + " (write it without a tag)";
-        return "'" + n.Scalar() + "'";
+        return describe_scalar(n);
     }
     // Checks that every key of map `n` is in `allowed` (and appears once).
     void keys(const YAML::Node& n, const std::set<std::string>& allowed,
@@ -95,7 +92,8 @@ struct ctx {
             if (!allowed.count(k)) {
                 std::string list;
                 for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-                fail(kv.first, "unknown key '" + k + "' in " + what + " (allowed: " + list + ")");
+                fail(kv.first,
+                     "unknown key '" + printable(k) + "' in " + what + " (allowed: " + list + ")");
             }
             if (!seen.insert(k).second) fail(kv.first, "duplicate key '" + k + "' in " + what);
         }
@@ -144,13 +142,14 @@ unsigned spr_number(const ctx& c, const YAML::Node& n, stim_op op) {
         if (s == "TBU") return spr::tbu_w;
         if (s == "TBU40") return spr::tbu40;
         if (s == "LPCR") return spr::lpcr;
-        c.fail(n, "bad SPR '" + s + "' for mtspr (expected DEC, HDEC, TBL, TBU, TBU40 or LPCR)");
+        c.fail(n, "bad SPR '" + printable(s) +
+                      "' for mtspr (expected DEC, HDEC, TBL, TBU, TBU40 or LPCR)");
     }
     if (s == "DEC") return spr::dec;
     if (s == "HDEC") return spr::hdec;
     if (s == "TB") return spr::tb;
     if (s == "TBU") return spr::tbu_r;
-    c.fail(n, "bad SPR '" + s + "' for mfspr (expected DEC, HDEC, TB or TBU)");
+    c.fail(n, "bad SPR '" + printable(s) + "' for mfspr (expected DEC, HDEC, TB or TBU)");
 }
 
 stim_step parse_step(const ctx& c, const YAML::Node& n) {

@@ -77,20 +77,59 @@ std::vector<YAML::Node> load_all_yaml_bounded(const std::string& text) {
     return YAML::LoadAll(text);
 }
 
-std::string yaml_message(const YAML::Exception& e) {
+namespace {
+// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629, table 3-7 of Unicode), or 0.
+size_t utf8_length_at(const std::string& s, size_t i) {
+    const auto at = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = at(i);
+    if (c < 0x80) return 1;
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    else
+        return 0;
+    if (i + n > s.size() || at(i + 1) < lo || at(i + 1) > hi) return 0;
+    for (size_t k = 2; k < n; ++k)
+        if (at(i + k) < 0x80 || at(i + k) > 0xBF) return 0;
+    return n;
+}
+}  // namespace
+
+size_t first_non_utf8(const std::string& s) {
+    for (size_t i = 0; i < s.size();) {
+        const size_t n = utf8_length_at(s, i);
+        if (n == 0) return i;
+        i += n;
+    }
+    return std::string::npos;
+}
+
+std::string printable(const std::string& s) {
+    static const char hex[] = "0123456789abcdef";
     std::string out;
-    for (const char ch : e.msg) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c >= 0x20 && c != 0x7f) {
-            out += ch;
+    for (size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const size_t n = utf8_length_at(s, i);
+        if (n > 1 || (n == 1 && c >= 0x20 && c != 0x7f)) {
+            out.append(s, i, n);
+            i += n;
             continue;
         }
-        static const char hex[] = "0123456789abcdef";
         out += "\\x";
         out += hex[c >> 4];
         out += hex[c & 15];
+        ++i;
     }
     return out;
+}
+
+std::string yaml_message(const YAML::Exception& e) {
+    return printable(e.msg);
 }
 
 bool is_plain_scalar(const YAML::Node& n) {
@@ -103,6 +142,14 @@ std::string explicit_tag(const YAML::Node& n) {
     static const std::string core = "tag:yaml.org,2002:";
     if (t.compare(0, core.size(), core) == 0) return "!!" + t.substr(core.size());
     return t[0] == '!' ? t : "!<" + t + ">";
+}
+
+std::string describe_scalar(const YAML::Node& n) {
+    const std::string text = printable(n.Scalar());
+    if (n.Tag() == "!") return "the quoted string \"" + text + "\" (write it unquoted)";
+    if (!is_plain_scalar(n))
+        return "'" + text + "' tagged " + printable(explicit_tag(n)) + " (write it without a tag)";
+    return "'" + text + "'";
 }
 
 }  // namespace nestvp

@@ -29,12 +29,22 @@ public:
 // YAML::LoadAll on bounded input; YAML::Exception passes through unchanged.
 std::vector<YAML::Node> load_all_yaml_bounded(const std::string& text);
 
-// yaml-cpp's message with control bytes written as \xNN: an error about a NUL or an escape
+// The offset of the first byte of `s` that is not part of a well-formed UTF-8 sequence
+// (RFC 3629), or std::string::npos.
+size_t first_non_utf8(const std::string& s);
+// `s` for a message: control bytes and bytes that are not UTF-8 written as \xNN, so that an error
 // names the byte instead of printing it raw.
+std::string printable(const std::string& s);
+// yaml-cpp's message, printable().
 std::string yaml_message(const YAML::Exception& e);
 
 // An unquoted, untagged scalar: the only form a number, a bool or a name is read from.
 bool is_plain_scalar(const YAML::Node& n);
+
+// How a scalar reads in a message, printable(): 'x', the quoted string "x" (write it unquoted),
+// 'x' tagged !!int (write it without a tag). Numbers, names and flags are read from plain
+// scalars only.
+std::string describe_scalar(const YAML::Node& n);
 
 // A node's explicit tag as written (!!int, !foo), or "" when it has none: plain scalars carry
 // yaml-cpp's non-specific "?", quoted ones "!".

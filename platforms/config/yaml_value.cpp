@@ -2,11 +2,10 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <regex>
-
-#include <nlohmann/json.hpp>
 
 #include "platforms/config/platform_loader.h"
 #include "platforms/config/yaml_guard.h"
@@ -69,17 +68,10 @@ double parse_real(const param_def& d, const YAML::Node& n, const yaml_origin& wh
     return v;
 }
 
-// A scalar's text, which must be UTF-8: records are JSON and figure labels are text.
-// nlohmann::json checks it (dump() throws type_error 316 naming the first bad byte).
+// A scalar's text, which must be UTF-8 (require_utf8).
 const std::string& utf8_text(const YAML::Node& n, const yaml_origin& where,
                              const std::string& path) {
-    try {
-        (void)nlohmann::json(n.Scalar()).dump();
-    } catch (const nlohmann::json::type_error& e) {
-        const std::string what = e.what();
-        throw_config(where.at(n), path, "UTF-8 text",
-                     "bytes that are not (" + what.substr(what.find("] ") + 2) + ")");
-    }
+    require_utf8(n.Scalar(), where.at(n), path);
     return n.Scalar();
 }
 
@@ -160,6 +152,16 @@ std::string yaml_origin::at(const YAML::Node& n, const YAML::Mark& fallback) con
     return at(m.line < 0 ? fallback : m);
 }
 
+void require_utf8(const std::string& text, const std::string& place, const std::string& path) {
+    const size_t at = first_non_utf8(text);
+    if (at == std::string::npos) return;
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[at]));
+    throw_config(place, path, "UTF-8 text",
+                 "byte " + std::string(byte) + " (byte " + std::to_string(at + 1) +
+                     " of the value), which is not UTF-8");
+}
+
 void throw_config(const std::string& place, const std::string& path, const std::string& expected,
                   const std::string& found) {
     std::string msg = place + ": ";
@@ -171,13 +173,9 @@ std::string describe_found(const YAML::Node& n) {
     if (!n.IsDefined() || n.IsNull()) return "nothing";
     if (n.IsMap()) return "a mapping";
     if (n.IsSequence()) return "a list";
-    if (n.Tag() == "!") return "the quoted string \"" + n.Scalar() + "\"";
-    if (!is_plain_scalar(n))  // the loader reads untagged values only
-        return "'" + n.Scalar() + "' tagged " + explicit_tag(n) +
-               " (write the value without a tag)";
     const std::string& s = n.Scalar();
-    if (is_integer_text(s) || is_float_text(s)) return s;
-    return "'" + s + "'";
+    if (is_plain_scalar(n) && (is_integer_text(s) || is_float_text(s))) return s;
+    return describe_scalar(n);
 }
 
 bool is_integer_text(const std::string& s) {

@@ -24,6 +24,9 @@ struct yaml_origin {
 [[noreturn]] void throw_config(const std::string& place, const std::string& path,
                                const std::string& expected, const std::string& found);
 
+// Throws config_error at `place` unless text is UTF-8: names are labels in figures and records.
+void require_utf8(const std::string& text, const std::string& place, const std::string& path);
+
 // How a node reads in a message: 12, 4.5, "four" (quoted), a mapping, a list, nothing.
 std::string describe_found(const YAML::Node& n);
 

@@ -106,7 +106,7 @@ TEST(PlatformBadInput, WrongTypeScalarForSection) {
 
 TEST(PlatformBadInput, WrongTypeTaggedNumber) {
     expect_bad("wrong_type_tagged.yaml", {}, "wrong_type_tagged.yaml:2:15", "run.duration_s",
-               "found '10' tagged !!float (write the value without a tag)");
+               "found '10' tagged !!float (write it without a tag)");
 }
 
 TEST(PlatformBadInput, ControlByteInSyntaxErrorIsEscaped) {
@@ -116,7 +116,29 @@ TEST(PlatformBadInput, ControlByteInSyntaxErrorIsEscaped) {
 
 TEST(PlatformBadInput, NameNotUtf8) {
     expect_bad("name_not_utf8.yaml", {}, "name_not_utf8.yaml:1:7", "name",
-               "expected UTF-8 text, found bytes that are not (incomplete UTF-8 string");
+               "expected UTF-8 text, found byte 0xC3 (byte 2 of the value), which is not UTF-8");
+}
+
+TEST(PlatformBadInput, SetStringNotUtf8) {
+    expect_bad("../../../platforms/reference.yaml", {"name=a\xff"}, "--set name=a\\xff", "name",
+               "found byte 0xFF (byte 2 of the value)");
+}
+
+TEST(PlatformBadInput, EchoedValueIsPrintable) {
+    expect_bad("../../../platforms/reference.yaml", {"run.duration_s='\x1b[2J'"},
+               "--set run.duration_s='\\x1b[2J'", "run.duration_s",
+               "found the quoted string \"\\x1b[2J\" (write it unquoted)");
+}
+
+// Control bytes and bytes outside well-formed UTF-8 (RFC 3629) are named, the rest kept.
+TEST(YamlText, PrintableAndUtf8) {
+    EXPECT_EQ(printable("caf\xc3\xa9 \x01\x7f"), "caf\xc3\xa9 \\x01\\x7f");
+    EXPECT_EQ(printable("a\xc3"), "a\\xc3");                  // a sequence cut short
+    EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
+    EXPECT_EQ(printable("\xf0\x9f\x98\x80"), "\xf0\x9f\x98\x80");
+    EXPECT_EQ(first_non_utf8("ok \xe2\x82\xac"), std::string::npos);
+    EXPECT_EQ(first_non_utf8("ab\xc0\xaf"), 2u);        // an overlong '/'
+    EXPECT_EQ(first_non_utf8("\xf4\x90\x80\x80"), 0u);  // above U+10FFFF
 }
 
 TEST(PlatformBadInput, CostSourceNotUtf8) {
@@ -317,6 +339,11 @@ TEST(PlatformBadInput, ArithohCopiesExceedVcpus) {
 TEST(PlatformBadInput, TraceWindowEndBeforeStart) {
     expect_bad("trace_window.yaml", {}, "trace_window.yaml:2:39", "run.trace_window.end_s",
                "a time after start_s");
+}
+
+TEST(PlatformBadInput, TraceWindowAfterTheRun) {
+    expect_bad("trace_window_after_run.yaml", {}, "trace_window_after_run.yaml:3:27",
+               "run.trace_window.start_s", "a window from 2 s in a 1 s run");
 }
 
 TEST(PlatformBadInput, IncludeCycle) {
