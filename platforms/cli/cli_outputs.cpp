@@ -20,26 +20,26 @@ std::string parent_of(const std::string& path) {
     return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// Writes text that could not go to `path` to a new file in temp_root() named after it;
-// returns that file, or "" if this failed too.
+// Writes text that could not go to `path` to a new file temp_root()/nestvp-XXXXXX-NAME, NAME
+// being path's file name; returns that file, or throws saying why it could not.
 std::string save_elsewhere(const std::string& path, const std::string& text) {
-    const std::string base = path.substr(path.find_last_of('/') + 1);
-    const auto dot = base.find_last_of('.');
-    const std::string stem = dot == std::string::npos ? base : base.substr(0, dot);
-    const std::string ext = dot == std::string::npos ? "" : base.substr(dot);
-    std::string name = temp_root() + "/nestvp-" + stem + "-XXXXXX" + ext;
-    const int fd = ::mkstemps(&name[0], static_cast<int>(ext.size()));
-    if (fd < 0) return {};
-    size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n <= 0 && errno != EINTR) break;
-        if (n > 0) done += static_cast<size_t>(n);
+    std::string base = path.substr(path.find_last_of('/') + 1);
+    if (base.size() > 200) base.erase(0, base.size() - 200);  // within NAME_MAX, with its end
+    std::string name = temp_root() + "/nestvp-XXXXXX-" + base;
+    const int fd = ::mkstemps(&name[0], static_cast<int>(base.size() + 1));
+    if (fd < 0)
+        throw std::runtime_error("cannot create a file in " + temp_root() + ": " +
+                                 std::strerror(errno));
+    ::close(fd);
+    try {
+        write_text_file(name, text);
+    } catch (...) {
+        ::unlink(name.c_str());
+        throw;
     }
-    const bool ok = ::close(fd) == 0 && done == text.size();
-    if (!ok) ::unlink(name.c_str());
-    return ok ? name : std::string();
+    return name;
 }
+
 }  // namespace
 
 bool prepare_output_file(const std::string& cmd, const std::string& flag, const std::string& path) {
@@ -82,10 +82,14 @@ void write_output(const std::string& path, const std::string& text) {
         try {
             write_text_file(path, text);
         } catch (const std::exception& e) {  // what was computed is not lost with the file
-            const std::string kept = save_elsewhere(path, text);
-            throw std::runtime_error(std::string(e.what()) +
-                                     (kept.empty() ? "; saving it elsewhere failed too"
-                                                   : "; it was saved to " + kept + " instead"));
+            const std::string failed = e.what();
+            std::string kept;
+            try {
+                kept = "; it was saved to " + save_elsewhere(path, text) + " instead";
+            } catch (const std::exception& again) {
+                kept = "; saving it elsewhere failed too: " + std::string(again.what());
+            }
+            throw std::runtime_error(failed + kept);
         }
         return;
     }
@@ -93,6 +97,26 @@ void write_output(const std::string& path, const std::string& text) {
     if (std::fflush(stdout) != 0 || std::ferror(stdout))
         throw std::runtime_error(std::string("cannot write standard output: ") +
                                  std::strerror(errno));
+}
+
+bool write_one(const std::string& cmd, const std::string& path,
+               const std::function<std::string()>& text) {
+    try {
+        write_output(path, text());
+        return true;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp %s: %s\n", cmd.c_str(), e.what());
+        return false;
+    }
+}
+
+bool draw_one(const std::string& cmd, const std::function<drawn_figures()>& draw) {
+    try {
+        return report_figures(cmd, draw());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nestvp %s: %s\n", cmd.c_str(), e.what());
+        return false;
+    }
 }
 
 bool flush_stdout(const std::string& cmd) {

@@ -234,24 +234,18 @@ int compare_main(int argc, char** argv) {
             if (!breakdown.empty()) std::printf("\n%s", breakdown.c_str());
         }
         if (!flush_stdout("compare")) rc = exit_failure;
-        try {
-            if (!json_out.empty()) {
+        if (!json_out.empty() && !write_one("compare", json_out, [&] {
                 json diff = json::object();
                 for (const auto& r : rows)  // undefined relative to zero: null
                     diff[r.metric] = r.a == 0 ? json(nullptr) : json_num((r.b - r.a) / r.a * 100.0);
-                write_output(json_out,
-                             json_text(compare_doc(label_a, label_b, &rec[0], &rec[1], diff)));
-            }
-            if (!plot_dir.empty() &&
-                !report_figures(
-                    "compare",
-                    write_run_plots(plot_dir,
-                                    {{label_a, &rec[0].result}, {label_b, &rec[1].result}}, jobs)))
-                rc = exit_failure;
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "nestvp compare: %s\n", e.what());
+                return json_text(compare_doc(label_a, label_b, &rec[0], &rec[1], diff));
+            }))
             rc = exit_failure;
-        }
+        if (!plot_dir.empty() && !draw_one("compare", [&] {
+                return write_run_plots(
+                    plot_dir, {{label_a, &rec[0].result}, {label_b, &rec[1].result}}, jobs);
+            }))
+            rc = exit_failure;
         if (rc == exit_ok && partial) rc = exit_interrupted;
     } else if (have[0] || have[1]) {
         write_finished_side(rec, have, label_a, label_b, json_out);

@@ -113,16 +113,21 @@ int policy_map_main(int argc, char** argv) {
     std::vector<std::optional<run_record>> pts;
     int rc = run_plan_locally("policy-map", plan, jobs, quiet, pts);
     if (rc == exit_interrupted) rc = exit_ok;
+    policy_map m;
+    bool analysed = true;
     try {
-        const policy_map m = analyse_policy_map(plan, pts);
-        write_output(csv_out.empty() ? "-" : csv_out, policy_map_csv(m));
-        if (!plot_dir.empty() &&
-            !report_figures("policy-map", write_policy_map_plots(plot_dir, m, jobs)))
-            rc = exit_failure;
+        m = analyse_policy_map(plan, pts);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp policy-map: %s\n", e.what());
+        analysed = false;
         rc = exit_failure;
     }
+    if (analysed && !write_one("policy-map", csv_out.empty() ? "-" : csv_out,
+                               [&] { return policy_map_csv(m); }))
+        rc = exit_failure;
+    if (analysed && !plot_dir.empty() &&
+        !draw_one("policy-map", [&] { return write_policy_map_plots(plot_dir, m, jobs); }))
+        rc = exit_failure;
     // stdout carries only the CSV, and write_output("-") checked it (said once, above).
     if (sigint_received()) {
         std::fprintf(stderr, "nestvp policy-map: interrupted; finished cells written\n");

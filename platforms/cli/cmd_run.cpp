@@ -199,14 +199,13 @@ int run_main(int argc, char** argv) {
             cfg.run.trace_start_s = window.first;
             cfg.run.trace_end_s = window.second;
         }
-        if (!cfg.run.trace_path.empty() && cfg.run.trace_start_s >= cfg.run.duration_s)
-            throw usage_error("nestvp run: " +
-                              std::string(pa.trace_window.empty() ? "run.trace_window.start_s"
-                                                                  : "--trace-window") +
-                              ": the trace would be empty: it starts at " +
-                              format_real(cfg.run.trace_start_s) +
-                              " s, not before the run's end (run.duration_s = " +
-                              format_real(cfg.run.duration_s) + " s)");
+        // The loader checks a window from the platform file; this one came from the flag.
+        if (!pa.trace_window.empty() && cfg.run.trace_start_s >= cfg.run.duration_s)
+            throw usage_error(
+                "nestvp run: --trace-window: the trace would be empty: it starts at " +
+                format_real(cfg.run.trace_start_s) +
+                " s, not before the run's end (run.duration_s = " +
+                format_real(cfg.run.duration_s) + " s)");
     } catch (const usage_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return exit_usage;
@@ -293,30 +292,24 @@ int run_main(int argc, char** argv) {
     if (cfg.run.json_path != "-" && cfg.run.csv_path != "-")
         std::fputs(summary_table(rec).c_str(), stdout);
     int rc = flush_stdout("run") ? exit_ok : exit_failure;
-    // Each output is written even when another fails.
-    const auto write_each = [&rc](const std::function<void()>& write) {
-        try {
-            write();
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "nestvp run: %s\n", e.what());
-            rc = exit_failure;
-        }
+    const auto keep = [&rc](bool written) {
+        if (!written) rc = exit_failure;
     };
     if (!cfg.run.json_path.empty())
-        write_each([&] { write_output(cfg.run.json_path, run_record_json(rec)); });
+        keep(write_one("run", cfg.run.json_path, [&] { return run_record_json(rec); }));
     if (!cfg.run.csv_path.empty())
-        write_each([&] {
+        keep(write_one("run", cfg.run.csv_path, [&] {
             std::vector<std::string> keys;
             for (const auto& kv : rec.settings) keys.push_back(kv.first);
-            write_output(cfg.run.csv_path, records_csv({rec}, keys, true));
-        });
+            return records_csv({rec}, keys, true);
+        }));
     if (!plot_data.empty())
-        write_each([&] { write_output(plot_data, plot_data_text(rec.result)); });
+        keep(write_one("run", plot_data, [&] { return plot_data_text(rec.result); }));
     // run has no -j: its figures are drawn on every core.
-    if (!cfg.run.plot_dir.empty() &&
-        !report_figures("run", write_run_plots(cfg.run.plot_dir, {{rec.platform, &rec.result}},
-                                               default_jobs())))
-        rc = exit_failure;
+    if (!cfg.run.plot_dir.empty())
+        keep(draw_one("run", [&] {
+            return write_run_plots(cfg.run.plot_dir, {{rec.platform, &rec.result}}, default_jobs());
+        }));
     for (const auto& e : trace_errors) {  // reported after the outputs, which are kept
         std::fprintf(stderr, "nestvp run: %s\n", e.c_str());
         rc = exit_failure;
@@ -331,10 +324,11 @@ int run_main(int argc, char** argv) {
         std::fprintf(stderr, "nestvp run: --from %s: reproduced\n", pa.from.c_str());
     }
     if (rec.result.partial) {
-        std::fprintf(stderr,
-                     "nestvp run: interrupted at %.3f s simulated; partial results written\n",
-                     rec.result.sim_seconds);
-        return exit_interrupted;
+        // An output that failed (said above) makes the exit 1, as for a complete run.
+        std::fprintf(stderr, "nestvp run: interrupted at %.3f s simulated; partial results %s\n",
+                     rec.result.sim_seconds,
+                     rc == exit_ok ? "written" : "written except as said above");
+        return rc == exit_ok ? exit_interrupted : rc;
     }
     return rc;
 }

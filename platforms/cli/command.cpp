@@ -28,16 +28,10 @@ const std::vector<command>& commands() {
 bool write_sweep_results(const char* cmd, const sweep_plan& plan,
                          const std::vector<std::optional<run_record>>& pts,
                          const std::string& csv_out, const std::string& plot_dir, unsigned jobs) {
-    try {
-        const std::string csv = sweep_csv(plan, pts);
-        write_output(csv_out.empty() ? "-" : csv_out, csv);
-        if (!plot_dir.empty() && !report_figures(cmd, write_sweep_plots(plot_dir, plan, pts, jobs)))
-            return false;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());
-        return false;
-    }
-    return true;
+    bool ok = write_one(cmd, csv_out.empty() ? "-" : csv_out, [&] { return sweep_csv(plan, pts); });
+    if (!plot_dir.empty())
+        ok = draw_one(cmd, [&] { return write_sweep_plots(plot_dir, plan, pts, jobs); }) && ok;
+    return ok;
 }
 
 bool write_uncertainty_results(const char* cmd, const sweep_plan& plan,
@@ -45,20 +39,25 @@ bool write_uncertainty_results(const char* cmd, const sweep_plan& plan,
                                const std::string& csv_out, const std::string& json_out,
                                const std::string& points_csv, const std::string& plot_dir,
                                unsigned jobs) {
+    uncertainty_report r;
     try {
-        const uncertainty_report r = analyse_samples(plan, pts);
-        if (csv_out != "-" && json_out != "-" && points_csv != "-")
-            write_output("-", uncertainty_text(r));
-        if (!csv_out.empty()) write_output(csv_out, uncertainty_csv(r));
-        if (!json_out.empty()) write_output(json_out, json_text(uncertainty_json(r)));
-        if (!points_csv.empty()) write_output(points_csv, sweep_csv(plan, pts));
-        if (!plot_dir.empty() && !report_figures(cmd, write_tornado_plots(plot_dir, r, jobs)))
-            return false;
+        r = analyse_samples(plan, pts);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());
         return false;
     }
-    return flush_stdout(cmd);
+    bool ok = true;
+    const auto write = [&](const std::string& path, const std::function<std::string()>& text) {
+        if (!path.empty()) ok = write_one(cmd, path, text) && ok;
+    };
+    if (csv_out != "-" && json_out != "-" && points_csv != "-")
+        write("-", [&] { return uncertainty_text(r); });
+    write(csv_out, [&] { return uncertainty_csv(r); });
+    write(json_out, [&] { return json_text(uncertainty_json(r)); });
+    write(points_csv, [&] { return sweep_csv(plan, pts); });
+    if (!plot_dir.empty())
+        ok = draw_one(cmd, [&] { return write_tornado_plots(plot_dir, r, jobs); }) && ok;
+    return ok;
 }
 
 }  // namespace nestvp

@@ -392,7 +392,16 @@ void write_text_file(const std::string& path, const std::string& text) {
     if (!out) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
     out << text;
     out.flush();
-    if (!out) throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
+    if (out) return;
+    const int err = errno;
+    out.close();
+    // What was written is incomplete: a regular file is removed (a device is left alone).
+    struct stat st;
+    std::string left;
+    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+        left = ::unlink(path.c_str()) == 0 ? " (the incomplete file was removed)"
+                                           : " (the file is incomplete)";
+    throw std::runtime_error(path + ": write failed: " + std::strerror(err) + left);
 }
 
 std::string check_writable_file(const std::string& path) {

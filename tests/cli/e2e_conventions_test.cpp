@@ -188,10 +188,24 @@ TEST(CliConventions, LostOutputIsSavedElsewhere) {
     ASSERT_NE(at, std::string::npos) << r.err;
     const std::string kept =
         r.err.substr(at + lead.size(), r.err.find(' ', at + lead.size()) - at - lead.size());
-    EXPECT_EQ(kept.rfind(d + "/nestvp-full-", 0), 0u) << kept;
+    EXPECT_EQ(kept.rfind(d + "/nestvp-", 0), 0u) << kept;
+    EXPECT_EQ(kept.substr(kept.size() - 5), "-full") << kept;
     const std::string text = test::slurp(kept);
     EXPECT_NE(text.find("\"kvm_guest_exit\""), std::string::npos) << "the whole record";
     EXPECT_TRUE(test::file_exists(d + "/r.csv"));
+}
+
+// sweep writes its figures although its CSV failed, and keeps the CSV under $TMPDIR.
+TEST(CliConventions, SweepWritesEachOutput) {
+    const std::string d = test::fresh_dir("conv-sweep-full");
+    const auto r = run_cmd({"/usr/bin/env", "TMPDIR=" + d, nestvp({})[0], "sweep", k_ref, "--grid",
+                            "run.seed=1,2", "--set", "run.duration_s=0.01", "--csv", "/dev/full",
+                            "--plot", d + "/plots", "-j", "2", "--quiet"},
+                           d);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("nestvp sweep: /dev/full: write failed: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("; it was saved to " + d + "/nestvp-"), std::string::npos) << r.err;
+    EXPECT_TRUE(test::file_exists(d + "/plots/sweep-kvm_guest_exit.svg")) << r.err;
 }
 
 }  // namespace

@@ -341,6 +341,33 @@ TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {
     EXPECT_TRUE(test::file_exists(d + "/plots/cdf-nested_exit_latency_ns.svg"));
 }
 
+// A SIGINT partial run whose JSON could not be written exits 1 and says so; its CSV is kept.
+TEST(CliE2E, SigintWithALostOutputExits1) {
+    const std::string d = test::fresh_dir("e2e-sigint-lost");
+    const std::string exe = std::string(NESTVP_BINARY_DIR) + "/nestvp";
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        const int fd = ::open((d + "/err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(fd, 2);
+        ::setenv("TMPDIR", d.c_str(), 1);
+        ::execl(exe.c_str(), exe.c_str(), "run", k_ref.c_str(), "--set", "run.duration_s=100000",
+                "--json", "/dev/full", "--csv", (d + "/r.csv").c_str(), "--quiet",
+                static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 1);
+    const std::string err = test::slurp(d + "/err");
+    EXPECT_NE(err.find("nestvp run: /dev/full: write failed: "), std::string::npos) << err;
+    EXPECT_NE(err.find("partial results written except as said above"), std::string::npos) << err;
+    EXPECT_TRUE(test::file_exists(d + "/r.csv"));
+}
+
 // Runs `nestvp ARGS` with stderr on a pseudo-terminal for about wall_s seconds, then
 // SIGINT; returns what appeared on the terminal.
 std::string tty_stderr_of(std::vector<std::string> args, double wall_s) {
