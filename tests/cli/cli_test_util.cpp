@@ -1,7 +1,14 @@
 // CLI test helpers.
 #include "cli_test_util.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <thread>
 
 #include <cstdlib>
 #include <fstream>
@@ -40,6 +47,31 @@ cmd_result run_cmd(const std::vector<std::string>& argv, const std::string& dir)
     r.code = run_children({j}, 1).at(0);
     r.out = slurp(j.stdout_path);
     r.err = without_sanitizer_notes(slurp(j.stderr_path));
+    return r;
+}
+
+cmd_result run_until_sigint(const std::vector<std::string>& argv, const std::string& dir,
+                            int wait_ms) {
+    const std::string out = dir + "/cmd.out", err = dir + "/cmd.err";
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 1);
+        ::dup2(::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
+        ::execv(args[0], args.data());
+        ::_exit(127);
+    }
+    cmd_result r;
+    if (pid < 0) return r;
+    std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = without_sanitizer_notes(slurp(err));
     return r;
 }
 

@@ -260,23 +260,13 @@ TEST(CliE2E, SlurmArrayScriptRunsEachLine) {
 
 TEST(CliE2E, SweepSigintWritesFinishedAndPartialRows) {
     const std::string d = test::fresh_dir("e2e-sweep-sigint");
-    const std::string exe = std::string(NESTVP_BINARY_DIR) + "/nestvp";
     const std::string csv = d + "/s.csv";
-    const pid_t pid = ::fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-        // Only the sweep gets the signal (not a terminal's whole process group): it forwards it.
-        ::execl(exe.c_str(), exe.c_str(), "sweep", k_ref.c_str(), "--set", "run.duration_s=100000",
-                "--grid", "l2.hz=100,250", "-j", "1", "--csv", csv.c_str(), "--quiet",
-                static_cast<char*>(nullptr));
-        ::_exit(127);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2000));
-    ::kill(pid, SIGINT);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 130);
+    // Only the sweep gets the signal (not a terminal's whole process group): it forwards it.
+    const auto r =
+        test::run_until_sigint(nestvp({"sweep", k_ref, "--set", "run.duration_s=100000", "--grid",
+                                       "l2.hz=100,250", "-j", "1", "--csv", csv, "--quiet"}),
+                               d, 2000);
+    EXPECT_EQ(r.code, 130) << r.err;
     const std::string out = test::slurp(csv);
     EXPECT_EQ(test::count_of(out, "\n"), 2u) << out;  // header + the interrupted first point
     EXPECT_NE(out.find("\n100,"), std::string::npos) << out;

@@ -315,28 +315,16 @@ TEST(CliE2E, RunPlotsNeedAWorkingGnuplot) {
 // The SIGINT that stops the run does not stop --plot: the partial run's figures are drawn.
 TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {
     const std::string d = test::fresh_dir("e2e-sigint");
-    const std::string exe = std::string(NESTVP_BINARY_DIR) + "/nestvp";
     const std::string json = d + "/p.json";
-    const pid_t pid = ::fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-        const int fd = ::open((d + "/out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(fd, 1);
-        ::execl(exe.c_str(), exe.c_str(), "run", k_ref.c_str(), "--set", "run.duration_s=100000",
-                "--json", json.c_str(), "--plot", (d + "/plots").c_str(), "--quiet",
-                static_cast<char*>(nullptr));
-        ::_exit(127);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    ::kill(pid, SIGINT);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const auto r =
+        test::run_until_sigint(nestvp({"run", k_ref, "--set", "run.duration_s=100000", "--json",
+                                       json, "--plot", d + "/plots", "--quiet"}),
+                               d, 1500);
+    EXPECT_EQ(r.code, 130) << r.err;
     const run_record rec = parse_run_record(test::slurp(json), json);
     EXPECT_TRUE(rec.result.partial);
     EXPECT_LT(rec.result.sim_seconds, 100000.0);
-    EXPECT_NE(test::slurp(d + "/out").find("PARTIAL"), std::string::npos);
+    EXPECT_NE(r.out.find("PARTIAL"), std::string::npos);
     EXPECT_TRUE(test::file_exists(d + "/plots/exit-rate.svg"));
     EXPECT_TRUE(test::file_exists(d + "/plots/cdf-nested_exit_latency_ns.svg"));
 }
@@ -344,27 +332,14 @@ TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {
 // A SIGINT partial run whose JSON could not be written exits 1 and says so; its CSV is kept.
 TEST(CliE2E, SigintWithALostOutputExits1) {
     const std::string d = test::fresh_dir("e2e-sigint-lost");
-    const std::string exe = std::string(NESTVP_BINARY_DIR) + "/nestvp";
-    const pid_t pid = ::fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-        const int fd = ::open((d + "/err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(fd, 2);
-        ::setenv("TMPDIR", d.c_str(), 1);
-        ::execl(exe.c_str(), exe.c_str(), "run", k_ref.c_str(), "--set", "run.duration_s=100000",
-                "--json", "/dev/full", "--csv", (d + "/r.csv").c_str(), "--quiet",
-                static_cast<char*>(nullptr));
-        ::_exit(127);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
-    ::kill(pid, SIGINT);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 1);
-    const std::string err = test::slurp(d + "/err");
-    EXPECT_NE(err.find("nestvp run: /dev/full: write failed: "), std::string::npos) << err;
-    EXPECT_NE(err.find("partial results written except as said above"), std::string::npos) << err;
+    const auto r = test::run_until_sigint(
+        {"/usr/bin/env", "TMPDIR=" + d, nestvp({})[0], "run", k_ref, "--set",
+         "run.duration_s=100000", "--json", "/dev/full", "--csv", d + "/r.csv", "--quiet"},
+        d, 1000);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("nestvp run: /dev/full: write failed: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("partial results written except as said above"), std::string::npos)
+        << r.err;
     EXPECT_TRUE(test::file_exists(d + "/r.csv"));
 }
 
