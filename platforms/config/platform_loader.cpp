@@ -96,7 +96,7 @@ public:
             docs = load_all_yaml_bounded(text.str());
         } catch (const YAML::Exception& e) {
             throw config_error(where.at(e.mark) + ": expected valid YAML, found a syntax error (" +
-                               yaml_message(e) + ")");
+                               e.msg + ")");
         } catch (const yaml_limit_error& e) {
             throw config_error(path + ":1:1: expected valid YAML, found " + e.what());
         }
@@ -149,7 +149,7 @@ public:
     }
 
     void apply_set(const std::string& arg) {
-        const std::string place = "--set " + printable(arg);
+        const std::string place = "--set " + arg;
         const auto eq = arg.find('=');
         if (eq == std::string::npos || eq == 0)
             throw config_error(place + ": expected key=value, found " +
@@ -289,7 +289,7 @@ public:
                          "a third; state it as sourced or assumed");
         }
         const run_config& r = cfg.run;
-        if (r.trace_start_s >= r.duration_s)  // the trace would be empty
+        if (!r.trace_path.empty() && r.trace_start_s >= r.duration_s)  // an empty trace
             refuse_pair("run.trace_window.start_s", "run.duration_s",
                         "run.trace_window.start_s < run.duration_s (a window inside the run)",
                         "a window from " + format_real(r.trace_start_s) + " s in a " +
@@ -308,7 +308,7 @@ private:
             const std::vector<YAML::Node> docs = load_all_yaml_bounded(text);
             return docs.empty() ? YAML::Node() : docs.front();
         } catch (const YAML::Exception& e) {
-            throw_config(place, key, "a YAML value", "a syntax error (" + yaml_message(e) + ")");
+            throw_config(place, key, "a YAML value", "a syntax error (" + e.msg + ")");
         } catch (const yaml_limit_error& e) {
             throw_config(place, key, "a YAML value", e.what());
         }
@@ -352,7 +352,7 @@ private:
         if (prefix.empty()) keys.insert(keys.begin(), "include");
         std::vector<std::string> full_keys;
         for (const auto& k : keys) full_keys.push_back(prefix.empty() ? k : prefix + "." + k);
-        std::string found = "unknown key '" + printable(key) + "'";
+        std::string found = "unknown key '" + key + "'";
         const std::string near = nearest_param(full, full_keys);
         if (!near.empty()) found += "; did you mean '" + near + "'?";
         const std::string what = prefix.empty() ? "a top-level key" : "a key of " + prefix;

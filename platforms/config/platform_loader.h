@@ -8,12 +8,15 @@
 
 #include "platforms/config/platform_config.h"
 
+#include "platforms/config/yaml_guard.h"
+
 namespace nestvp {
 
 // Message form: "file:line:column: key.path: what was expected, what was found".
+// The message is printable(): a byte from the input never reaches a terminal raw.
 class config_error : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit config_error(const std::string& what) : std::runtime_error(printable(what)) {}
 };
 
 // `sets` are "key=value" strings, applied after the file and its includes.

@@ -39,7 +39,7 @@ struct ctx {
         if (i < s.size() && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
         const bool hex = s.size() > i + 1 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
         if (hex) i += 2;
-        if (i >= s.size()) fail(n, "'" + key + "' must be an integer, got '" + printable(s) + "'");
+        if (i >= s.size()) fail(n, "'" + key + "' must be an integer, got '" + s + "'");
         uint64_t v = 0;
         const uint64_t base = hex ? 16 : 10;
         for (; i < s.size(); ++i) {
@@ -52,7 +52,7 @@ struct ctx {
             else if (hex && c >= 'A' && c <= 'F')
                 d = c - 'A' + 10;
             else
-                fail(n, "'" + key + "' must be an integer, got '" + printable(s) + "'");
+                fail(n, "'" + key + "' must be an integer, got '" + s + "'");
             if (v > (UINT64_MAX - d) / base)
                 fail(n, "'" + key + "' = " + s + " does not fit in 64 bits");
             v = v * base + d;
@@ -92,8 +92,7 @@ struct ctx {
             if (!allowed.count(k)) {
                 std::string list;
                 for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-                fail(kv.first,
-                     "unknown key '" + printable(k) + "' in " + what + " (allowed: " + list + ")");
+                fail(kv.first, "unknown key '" + k + "' in " + what + " (allowed: " + list + ")");
             }
             if (!seen.insert(k).second) fail(kv.first, "duplicate key '" + k + "' in " + what);
         }
@@ -142,14 +141,13 @@ unsigned spr_number(const ctx& c, const YAML::Node& n, stim_op op) {
         if (s == "TBU") return spr::tbu_w;
         if (s == "TBU40") return spr::tbu40;
         if (s == "LPCR") return spr::lpcr;
-        c.fail(n, "bad SPR '" + printable(s) +
-                      "' for mtspr (expected DEC, HDEC, TBL, TBU, TBU40 or LPCR)");
+        c.fail(n, "bad SPR '" + s + "' for mtspr (expected DEC, HDEC, TBL, TBU, TBU40 or LPCR)");
     }
     if (s == "DEC") return spr::dec;
     if (s == "HDEC") return spr::hdec;
     if (s == "TB") return spr::tb;
     if (s == "TBU") return spr::tbu_r;
-    c.fail(n, "bad SPR '" + printable(s) + "' for mfspr (expected DEC, HDEC, TB or TBU)");
+    c.fail(n, "bad SPR '" + s + "' for mfspr (expected DEC, HDEC, TB or TBU)");
 }
 
 stim_step parse_step(const ctx& c, const YAML::Node& n) {
@@ -199,7 +197,7 @@ stim_file parse_stim(const std::string& text, const std::string& name) {
     try {
         docs = load_all_yaml_bounded(text);
     } catch (const YAML::Exception& e) {
-        c.fail(e.mark, "YAML syntax error: " + yaml_message(e));
+        c.fail(e.mark, "YAML syntax error: " + e.msg);
     } catch (const yaml_limit_error& e) {
         throw stim_error(name + ":1:1: " + e.what());
     }
@@ -229,7 +227,7 @@ stim_file parse_stim(const std::string& text, const std::string& name) {
             f.steps.push_back(std::move(s));
         }
     } catch (const YAML::Exception& e) {  // e.g. a bad conversion: still name the place
-        c.fail(e.mark, yaml_message(e));
+        c.fail(e.mark, e.msg);
     }
     return f;
 }

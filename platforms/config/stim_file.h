@@ -9,11 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "platforms/config/yaml_guard.h"
+
 namespace nestvp {
 
+// The message is printable(): a byte from the input never reaches a terminal raw.
 class stim_error : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit stim_error(const std::string& what) : std::runtime_error(printable(what)) {}
 };
 
 struct stim_thread {

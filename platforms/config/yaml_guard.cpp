@@ -115,21 +115,20 @@ std::string printable(const std::string& s) {
     for (size_t i = 0; i < s.size();) {
         const auto c = static_cast<unsigned char>(s[i]);
         const size_t n = utf8_length_at(s, i);
-        if (n > 1 || (n == 1 && c >= 0x20 && c != 0x7f)) {
+        const bool c1 = n == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0;
+        if ((n > 1 && !c1) || (n == 1 && c >= 0x20 && c != 0x7f)) {
             out.append(s, i, n);
             i += n;
             continue;
         }
-        out += "\\x";
-        out += hex[c >> 4];
-        out += hex[c & 15];
-        ++i;
+        for (size_t k = 0; k < (c1 ? 2 : 1); ++k, ++i) {
+            const auto b = static_cast<unsigned char>(s[i]);
+            out += "\\x";
+            out += hex[b >> 4];
+            out += hex[b & 15];
+        }
     }
     return out;
-}
-
-std::string yaml_message(const YAML::Exception& e) {
-    return printable(e.msg);
 }
 
 bool is_plain_scalar(const YAML::Node& n) {
@@ -145,10 +144,10 @@ std::string explicit_tag(const YAML::Node& n) {
 }
 
 std::string describe_scalar(const YAML::Node& n) {
-    const std::string text = printable(n.Scalar());
+    const std::string& text = n.Scalar();
     if (n.Tag() == "!") return "the quoted string \"" + text + "\" (write it unquoted)";
     if (!is_plain_scalar(n))
-        return "'" + text + "' tagged " + printable(explicit_tag(n)) + " (write it without a tag)";
+        return "'" + text + "' tagged " + explicit_tag(n) + " (write it without a tag)";
     return "'" + text + "'";
 }
 

@@ -32,16 +32,15 @@ std::vector<YAML::Node> load_all_yaml_bounded(const std::string& text);
 // The offset of the first byte of `s` that is not part of a well-formed UTF-8 sequence
 // (RFC 3629), or std::string::npos.
 size_t first_non_utf8(const std::string& s);
-// `s` for a message: control bytes and bytes that are not UTF-8 written as \xNN, so that an error
-// names the byte instead of printing it raw.
+// `s` for a message: control bytes (C0, DEL, C1) and bytes that are not UTF-8 written as \xNN,
+// so that an error names the byte instead of printing it raw. config_error and stim_error
+// apply it to their messages.
 std::string printable(const std::string& s);
-// yaml-cpp's message, printable().
-std::string yaml_message(const YAML::Exception& e);
 
 // An unquoted, untagged scalar: the only form a number, a bool or a name is read from.
 bool is_plain_scalar(const YAML::Node& n);
 
-// How a scalar reads in a message, printable(): 'x', the quoted string "x" (write it unquoted),
+// How a scalar reads in a message: 'x', the quoted string "x" (write it unquoted),
 // 'x' tagged !!int (write it without a tag). Numbers, names and flags are read from plain
 // scalars only.
 std::string describe_scalar(const YAML::Node& n);

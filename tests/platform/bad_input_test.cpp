@@ -130,10 +130,20 @@ TEST(PlatformBadInput, EchoedValueIsPrintable) {
                "found the quoted string \"\\x1b[2J\" (write it unquoted)");
 }
 
+// Every loader message is printable(), whatever part of the input it echoes (here a key).
+TEST(PlatformBadInput, EchoedKeyIsPrintable) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.\x1b[2J=1"}, "--set l2.\\x1b[2J=1",
+               "l2.\\x1b[2J", "unknown key 'l2.\\x1b[2J'");
+}
+
 // Control bytes and bytes outside well-formed UTF-8 (RFC 3629) are named, the rest kept.
 TEST(YamlText, PrintableAndUtf8) {
     EXPECT_EQ(printable("caf\xc3\xa9 \x01\x7f"), "caf\xc3\xa9 \\x01\\x7f");
-    EXPECT_EQ(printable("a\xc3"), "a\\xc3");                  // a sequence cut short
+    EXPECT_EQ(printable("a\xc3"), "a\\xc3");
+    EXPECT_EQ(
+        printable("\xc2\x9b"
+                  "2J \xc2\xa0"),
+        "\\xc2\\x9b2J \xc2\xa0");  // C1 CSI; NBSP kept                  // a sequence cut short
     EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
     EXPECT_EQ(printable("\xf0\x9f\x98\x80"), "\xf0\x9f\x98\x80");
     EXPECT_EQ(first_non_utf8("ok \xe2\x82\xac"), std::string::npos);
