@@ -5,6 +5,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/report/interrupt.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/sweep_plan.h"
 
@@ -27,9 +28,11 @@ const char* const k_help =
     "\n"
     "A point whose settings differ from sweep.json's (left by another sweep) is refused.\n"
     "Exit codes: 0 ok, 1 points missing or unreadable (the others are still written),\n"
-    "2 bad command line, no sweep.json, or a point of another sweep.\n";
+    "2 bad command line, no sweep.json, or a point of another sweep, 130 interrupted while\n"
+    "drawing.\n";
 
 int merge_main(int argc, char** argv) {
+    install_sigint_flag();  // a SIGINT stops the figures' gnuplots, which have their own groups
     std::vector<std::string> dirs;
     std::string csv_out, plot_dir, json_out, points_csv;
     cli_parser cli("merge", k_help);
@@ -90,6 +93,12 @@ int merge_main(int argc, char** argv) {
                              ? write_uncertainty_results("merge", plan, pts, csv_out, json_out,
                                                          points_csv, plot_dir, jobs)
                              : write_sweep_results("merge", plan, pts, csv_out, plot_dir, jobs);
+    if (sigint_received()) {
+        std::fprintf(
+            stderr,
+            "nestvp merge: interrupted; figures not drawn are named above, the rest is written\n");
+        return exit_interrupted;
+    }
     if (!written) return exit_failure;
     if (!problems.empty()) {
         std::fprintf(stderr, "nestvp merge: %zu of %zu points missing or unreadable\n",

@@ -324,11 +324,11 @@ int run_main(int argc, char** argv) {
         std::fprintf(stderr, "nestvp run: --from %s: reproduced\n", pa.from.c_str());
     }
     if (rec.result.partial) {
-        // An output that failed (said above) makes the exit 1, as for a complete run.
+        // 130 as for every command; an output that could not be written was named above.
         std::fprintf(stderr, "nestvp run: interrupted at %.3f s simulated; partial results %s\n",
                      rec.result.sim_seconds,
                      rc == exit_ok ? "written" : "written except as said above");
-        return rc == exit_ok ? exit_interrupted : rc;
+        return exit_interrupted;
     }
     return rc;
 }

@@ -395,12 +395,15 @@ void write_text_file(const std::string& path, const std::string& text) {
     if (out) return;
     const int err = errno;
     out.close();
-    // What was written is incomplete: a regular file is removed (a device is left alone).
+    // What was written is incomplete. A plain file with no other name is removed; a device,
+    // a symbolic link or a file with another hard link is left (removing the name would not
+    // remove the data).
     struct stat st;
     std::string left;
-    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-        left = ::unlink(path.c_str()) == 0 ? " (the incomplete file was removed)"
-                                           : " (the file is incomplete)";
+    if (::lstat(path.c_str(), &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+        left = S_ISREG(st.st_mode) && st.st_nlink == 1 && ::unlink(path.c_str()) == 0
+                   ? " (the incomplete file was removed)"
+                   : " (the file is incomplete)";
     throw std::runtime_error(path + ": write failed: " + std::strerror(err) + left);
 }
 
