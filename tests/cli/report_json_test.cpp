@@ -1,7 +1,13 @@
 // JSON writer/reader and the run record layout.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 
@@ -375,6 +381,43 @@ TEST(RunRecord, WritabilityIsCheckedWithoutCreatingFiles) {
     if (f) std::fclose(f);
     EXPECT_THROW(write_text_file("/nonexistent-dir-nestvp/x", "x"), std::runtime_error);
     EXPECT_THROW(read_text_file("/nonexistent-dir-nestvp/x"), std::runtime_error);
+}
+
+// A write cut short (here by the file-size limit) leaves no incomplete plain file; through a
+// symbolic link, the link and its target stay and the message says the file is incomplete.
+TEST(RunRecord, FailedWriteRemovesOnlyAPlainFile) {
+    const std::string dir = std::string(NESTVP_BINARY_DIR) + "/cli-failed-write";
+    std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+    const std::string plain = dir + "/plain.json", target = dir + "/target.json",
+                      link = dir + "/link.json";
+    write_text_file(target, "{}");
+    ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit old{};
+    ::getrlimit(RLIMIT_FSIZE, &old);
+    rlimit small = old;
+    small.rlim_cur = 4096;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    const std::string big(100000, 'x');
+    std::string plain_err, link_err;
+    try {
+        write_text_file(plain, big);
+    } catch (const std::runtime_error& e) {
+        plain_err = e.what();
+    }
+    try {
+        write_text_file(link, big);
+    } catch (const std::runtime_error& e) {
+        link_err = e.what();
+    }
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    EXPECT_NE(plain_err.find("write failed: "), std::string::npos) << plain_err;
+    EXPECT_NE(plain_err.find("(the incomplete file was removed)"), std::string::npos);
+    struct stat st;
+    EXPECT_NE(::lstat(plain.c_str(), &st), 0);
+    EXPECT_NE(link_err.find("(the file is incomplete)"), std::string::npos) << link_err;
+    EXPECT_EQ(::lstat(link.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode));
 }
 
 }  // namespace
