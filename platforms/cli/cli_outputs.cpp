@@ -21,25 +21,41 @@ std::string parent_of(const std::string& path) {
 }
 
 // Writes text that could not go to `path` to a new file temp_root()/nestvp-XXXXXX-NAME, NAME
-// being path's file name; returns that file, or throws saying why it could not.
-std::string save_elsewhere(const std::string& path, const std::string& text) {
+// being path's file name. Returns whether it did; `said` gets that file, or why not.
+bool save_elsewhere(const std::string& path, const std::string& text, std::string& said) {
     std::string base = path.substr(path.find_last_of('/') + 1);
     if (base.size() > 200) base.erase(0, base.size() - 200);  // within NAME_MAX, with its end
     std::string name = temp_root() + "/nestvp-XXXXXX-" + base;
     const int fd = ::mkstemps(&name[0], static_cast<int>(base.size() + 1));
-    if (fd < 0)
-        throw std::runtime_error("cannot create a file in " + temp_root() + ": " +
-                                 std::strerror(errno));
-    ::close(fd);
-    try {
-        write_text_file(name, text);
-    } catch (...) {
-        ::unlink(name.c_str());
-        throw;
+    if (fd < 0) {
+        said = "cannot create a file in " + temp_root() + ": " + std::strerror(errno);
+        return false;
     }
-    return name;
+    ::close(fd);
+    said = try_write_text_file(name, text);
+    if (!said.empty()) {
+        ::unlink(name.c_str());
+        return false;
+    }
+    said = name;
+    return true;
 }
 
+// write_output without exceptions (try_write_text_file says why): "" when written.
+std::string try_write_output(const std::string& path, const std::string& text) {
+    if (path == "-") {
+        std::fputs(text.c_str(), stdout);
+        if (std::fflush(stdout) != 0 || std::ferror(stdout))
+            return std::string("cannot write standard output: ") + std::strerror(errno);
+        return "";
+    }
+    const std::string failed = try_write_text_file(path, text);
+    if (failed.empty()) return "";
+    std::string said;  // what was computed is not lost with the file
+    const bool saved = save_elsewhere(path, text, said);
+    return failed + (saved ? "; it was saved to " + said + " instead"
+                           : "; saving it elsewhere failed too: " + said);
+}
 }  // namespace
 
 bool prepare_output_file(const std::string& cmd, const std::string& flag, const std::string& path) {
@@ -78,36 +94,21 @@ bool report_figures(const std::string& cmd, const drawn_figures& d) {
 }
 
 void write_output(const std::string& path, const std::string& text) {
-    if (path != "-") {
-        try {
-            write_text_file(path, text);
-        } catch (const std::exception& e) {  // what was computed is not lost with the file
-            const std::string failed = e.what();
-            std::string kept;
-            try {
-                kept = "; it was saved to " + save_elsewhere(path, text) + " instead";
-            } catch (const std::exception& again) {
-                kept = "; saving it elsewhere failed too: " + std::string(again.what());
-            }
-            throw std::runtime_error(failed + kept);
-        }
-        return;
-    }
-    std::fputs(text.c_str(), stdout);
-    if (std::fflush(stdout) != 0 || std::ferror(stdout))
-        throw std::runtime_error(std::string("cannot write standard output: ") +
-                                 std::strerror(errno));
+    const std::string why = try_write_output(path, text);
+    if (!why.empty()) throw std::runtime_error(why);
 }
 
 bool write_one(const std::string& cmd, const std::string& path,
                const std::function<std::string()>& text) {
+    std::string why;
     try {
-        write_output(path, text());
-        return true;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "nestvp %s: %s\n", cmd.c_str(), e.what());
-        return false;
+        why = try_write_output(path, text());
+    } catch (const std::exception& e) {  // composing the text failed
+        why = e.what();
     }
+    if (why.empty()) return true;
+    std::fprintf(stderr, "nestvp %s: %s\n", cmd.c_str(), why.c_str());
+    return false;
 }
 
 bool draw_one(const std::string& cmd, const std::function<drawn_figures()>& draw) {

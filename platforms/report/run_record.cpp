@@ -387,14 +387,25 @@ std::string read_text_file(const std::string& path) {
     return ss.str();
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
+namespace {
+// The stream's part of write_text_file: 0 when all was written, else the errno of the failure;
+// `opened` says whether the file was opened (and so truncated).
+int write_whole_file(const std::string& path, const std::string& text, bool& opened) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+    opened = static_cast<bool>(out);
+    if (!opened) return errno ? errno : EIO;
     out << text;
     out.flush();
-    if (out) return;
-    const int err = errno;
-    out.close();
+    return out ? 0 : (errno ? errno : EIO);
+}
+}  // namespace
+
+std::string try_write_text_file(const std::string& path, const std::string& text) {
+    bool opened = false;
+    errno = 0;
+    const int err = write_whole_file(path, text, opened);
+    if (err == 0) return "";
+    if (!opened) return path + ": cannot write: " + std::strerror(err);
     // What was written is incomplete. A plain file with no other name is removed; a device,
     // a symbolic link or a file with another hard link is left (removing the name would not
     // remove the data).
@@ -404,7 +415,12 @@ void write_text_file(const std::string& path, const std::string& text) {
         left = S_ISREG(st.st_mode) && st.st_nlink == 1 && ::unlink(path.c_str()) == 0
                    ? " (the incomplete file was removed)"
                    : " (the file is incomplete)";
-    throw std::runtime_error(path + ": write failed: " + std::strerror(err) + left);
+    return path + ": write failed: " + std::strerror(err) + left;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+    const std::string why = try_write_text_file(path, text);
+    if (!why.empty()) throw std::runtime_error(why);
 }
 
 std::string check_writable_file(const std::string& path) {
