@@ -25,10 +25,11 @@ std::string parent_of(const std::string& path) {
 bool save_elsewhere(const std::string& path, const std::string& text, std::string& said) {
     std::string base = path.substr(path.find_last_of('/') + 1);
     if (base.size() > 200) base.erase(0, base.size() - 200);  // within NAME_MAX, with its end
-    std::string name = temp_root() + "/nestvp-XXXXXX-" + base;
+    const std::string dir = temp_root();
+    std::string name = dir + "/nestvp-XXXXXX-" + base;
     const int fd = ::mkstemps(&name[0], static_cast<int>(base.size() + 1));
     if (fd < 0) {
-        said = "cannot create a file in " + temp_root() + ": " + std::strerror(errno);
+        said = "cannot create a file in " + dir + ": " + std::strerror(errno);
         return false;
     }
     ::close(fd);

@@ -71,12 +71,10 @@ void write_finished_side(const run_record (&rec)[2], const bool (&have)[2],
     }
     flush_stdout("compare");
     if (json_out.empty()) return;
-    try {
-        write_output(json_out, json_text(compare_doc(label_a, label_b, have[0] ? &rec[0] : nullptr,
-                                                     have[1] ? &rec[1] : nullptr, nullptr)));
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "nestvp compare: %s\n", e.what());
-    }
+    write_one("compare", json_out, [&] {
+        return json_text(compare_doc(label_a, label_b, have[0] ? &rec[0] : nullptr,
+                                     have[1] ? &rec[1] : nullptr, nullptr));
+    });
 }
 
 int compare_main(int argc, char** argv) {

@@ -102,6 +102,11 @@ figure_file figure_in(const std::string& dir, const std::string& name) {
     return {dir + "/" + name + ".gp", dir + "/" + name + ".svg"};
 }
 
+namespace {
+// How long one gnuplot may draw before it is stopped (a figure takes well under a second):
+// NESTVP_GNUPLOT_TIMEOUT_S if it is a positive number of seconds.
+constexpr double k_gnuplot_timeout_s = 120;
+
 double gnuplot_timeout_s() {
     const char* v = std::getenv("NESTVP_GNUPLOT_TIMEOUT_S");
     if (!v || !*v) return k_gnuplot_timeout_s;
@@ -114,6 +119,7 @@ double gnuplot_timeout_s() {
                  v, json_number(k_gnuplot_timeout_s).c_str());
     return k_gnuplot_timeout_s;
 }
+}  // namespace
 
 drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_script>>& figures,
                              unsigned max_parallel) {

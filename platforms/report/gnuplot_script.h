@@ -47,11 +47,6 @@ std::string find_gnuplot();
 // What to say when find_gnuplot() finds nothing: the problem and the package to install.
 extern const char* const k_no_gnuplot;
 
-// How long one gnuplot may draw before it is stopped: NESTVP_GNUPLOT_TIMEOUT_S if it is a
-// positive number of seconds, else k_gnuplot_timeout_s (a figure takes well under a second).
-constexpr double k_gnuplot_timeout_s = 120;
-double gnuplot_timeout_s();
-
 // What render_figures drew, and what it did not.
 struct drawn_figures {
     std::vector<std::string> svgs;  // the SVGs drawn, in the order given
