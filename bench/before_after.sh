@@ -5,6 +5,8 @@
 # 10 s reference (`impl: tlm`, or IMPL=rtl|lockstep from the environment) under no-cancel and
 # cancel with each binary, interleaved so that
 # machine noise hits both alike, each binary with its own commit's platforms/reference.yaml.
+# NEW_PLATFORM=FILE runs the new build on FILE instead (e.g. bench/reference-as-2677f31.yaml,
+# the old reference in today's schema, so that both builds simulate the same work).
 # Prints the median user CPU seconds, real-time factors, exits and CPU ns per exit, and the
 # new/old ratios. Not a test: it asserts nothing.
 set -eu
@@ -23,6 +25,7 @@ else
     cmake --build "$work/old/build" -j"$(nproc)" --target nestvp >"$work/build.log" 2>&1
     old_bin=$work/old/build/nestvp
 fi
+new_platform=$(realpath "${NEW_PLATFORM:-$here/platforms/reference.yaml}")
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 run() {  # binary platform policy -> "user_seconds exits"
     /usr/bin/time -f "%U" -o "$work/t" "$1" run "$2" --quiet --set l1.dec_policy="$3" \
@@ -36,7 +39,7 @@ for policy in no-cancel cancel; do
     i=0
     while [ $i -lt "$reps" ]; do
         run "$old_bin" "$work/old/platforms/reference.yaml" $policy >>"$work/old.$policy"
-        run "$build/nestvp" "$here/platforms/reference.yaml" $policy >>"$work/new.$policy"
+        run "$build/nestvp" "$new_platform" $policy >>"$work/new.$policy"
         i=$((i + 1))
     done
 done
@@ -47,7 +50,7 @@ work, old, new = sys.argv[1:4]
 def load(tag, policy):
     rows = [l.split() for l in open(f"{work}/{tag}.{policy}") if l.strip()]
     return statistics.median(float(r[0]) for r in rows), int(rows[0][1])
-print(f"impl: {os.environ.get('IMPL', 'tlm')}")
+print(f"impl: {os.environ.get('IMPL', 'tlm')}; new build's platform: {os.environ.get('NEW_PLATFORM', 'platforms/reference.yaml')}")
 print(f"| policy | build | CPU s (median) | x real time | exits | CPU ns / exit |")
 print(f"|---|---|---:|---:|---:|---:|")
 for policy in ("no-cancel", "cancel"):

@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 
 const std::string good_dir = NESTVP_SOURCE_DIR "/tests/platform/good/";
 const std::string platforms_dir = NESTVP_SOURCE_DIR "/platforms/";
+const std::string bench_dir = NESTVP_SOURCE_DIR "/bench/";
 
 // dump_config without its first (comment) line, which names the source file.
 std::string body(const std::string& dump) {
@@ -34,6 +35,7 @@ std::vector<std::string> shipped_platforms() {
     for (const char* dir : {"", "cores/"})
         for (const auto& e : fs::directory_iterator(platforms_dir + dir))
             if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+    files.push_back(bench_dir + "reference-as-2677f31.yaml");  // bench/before_after.sh's
     return files;
 }
 
@@ -222,6 +224,24 @@ TEST(PlatformLoader, VariantsDifferFromTheReferenceOnlyWhereTheySay) {
     idle.provenance["l2.vcpus"] = ref.provenance.at("l2.vcpus");
     idle.name = ref.name;
     EXPECT_EQ(body(dump_config(idle)), body(dump_config(ref)));
+}
+
+TEST(PlatformLoader, BenchOldReferenceDiffersOnlyWhereItSays) {
+    // bench/reference-as-2677f31.yaml: today's reference with 2677f31's shape, nothing else.
+    const platform_config ref = load_platform(platforms_dir + "reference.yaml");
+    platform_config old = load_platform(bench_dir + "reference-as-2677f31.yaml");
+    EXPECT_EQ(old.l2.vcpus, 3u);
+    EXPECT_FALSE(old.l2.snooze);
+    EXPECT_EQ(old.l2.housekeeping_hz, 10000.0);
+    EXPECT_EQ(old.l0.costs.partition_switch.cycles, 38500u);
+    old.l2.vcpus = ref.l2.vcpus;
+    old.l2.snooze = ref.l2.snooze;
+    old.l2.housekeeping_hz = ref.l2.housekeeping_hz;
+    old.l0.costs.partition_switch = ref.l0.costs.partition_switch;
+    for (const char* key : {"l2.vcpus", "l2.snooze", "l2.housekeeping_hz"})
+        old.provenance[key] = ref.provenance.at(key);
+    old.name = ref.name;
+    EXPECT_EQ(body(dump_config(old)), body(dump_config(ref)));
 }
 
 TEST(PlatformLoader, CoreFilesCarrySmtTablesWithSources) {
