@@ -78,7 +78,7 @@ void write_finished_side(const run_record (&rec)[2], const bool (&have)[2],
 }
 
 int compare_main(int argc, char** argv) {
-    install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
+    install_stop_signals();  // first: a stop signal while loading still ends in a partial result
     std::vector<std::string> files, sets_a, vs, sets_b;
     std::string jobs_text, json_out, plot_dir;
     bool quiet = false;
@@ -180,7 +180,7 @@ int compare_main(int argc, char** argv) {
     children_progress progress("compare", "sides", {tmp + "/a.progress", tmp + "/b.progress"},
                                chatty);
     const auto codes = run_children(
-        cj, jobs, [] { return sigint_received(); },
+        cj, jobs, [] { return stop_requested(); },
         [&](size_t i, int code) { progress.done(i, code); }, [&] { progress.tick(); });
     progress.finish();
     int rc = exit_ok;
@@ -207,7 +207,7 @@ int compare_main(int argc, char** argv) {
         }
     }
     if (rc == exit_ok) {
-        const bool partial = rec[0].result.partial || rec[1].result.partial || sigint_received();
+        const bool partial = rec[0].result.partial || rec[1].result.partial || stop_requested();
         auto rows = compare_rows(rec[0], rec[1]);
         const double sim_a = rec[0].result.sim_seconds, sim_b = rec[1].result.sim_seconds;
         const bool per_s = normalise_counts_per_second(rows, sim_a, sim_b);
@@ -248,7 +248,7 @@ int compare_main(int argc, char** argv) {
     } else if (have[0] || have[1]) {
         write_finished_side(rec, have, label_a, label_b, json_out);
     }
-    if (sigint_received() && rc == exit_failure) rc = exit_interrupted;
+    if (stop_requested() && rc == exit_failure) rc = exit_interrupted;
     remove_temp_dir(tmp);
     return rc;
 }

@@ -32,7 +32,7 @@ const char* const k_help =
     "drawing.\n";
 
 int merge_main(int argc, char** argv) {
-    install_sigint_flag();  // a SIGINT stops the figures' gnuplots, which have their own groups
+    install_stop_signals();  // a signal stops the figures' gnuplots, in their own groups
     std::vector<std::string> dirs;
     std::string csv_out, plot_dir, json_out, points_csv;
     cli_parser cli("merge", k_help);
@@ -93,7 +93,7 @@ int merge_main(int argc, char** argv) {
                              ? write_uncertainty_results("merge", plan, pts, csv_out, json_out,
                                                          points_csv, plot_dir, jobs)
                              : write_sweep_results("merge", plan, pts, csv_out, plot_dir, jobs);
-    if (sigint_received()) {
+    if (stop_requested()) {
         std::fprintf(
             stderr,
             "nestvp merge: interrupted; figures not drawn are named above, the rest is written\n");

@@ -42,7 +42,7 @@ const char* const k_help =
     "platform file, 130 interrupted.\n";
 
 int policy_map_main(int argc, char** argv) {
-    install_sigint_flag();
+    install_stop_signals();
     std::vector<std::string> files, sets;
     std::string run_output = "powervm,powervm-dec-expiry", get_state = "1500,15000,150000",
                 idle = "1,3,7", wake = "100,1000,3000,10000",
@@ -129,7 +129,7 @@ int policy_map_main(int argc, char** argv) {
         !draw_one("policy-map", [&] { return write_policy_map_plots(plot_dir, m, jobs); }))
         rc = exit_failure;
     // stdout carries only the CSV, and write_output("-") checked it (said once, above).
-    if (sigint_received()) {
+    if (stop_requested()) {
         std::fprintf(stderr, "nestvp policy-map: interrupted; finished cells written\n");
         return exit_interrupted;
     }

@@ -54,11 +54,11 @@ const char* const k_help =
     "  --no-file-outputs      ignore the file's run.outputs.* (sweep and compare points use it)\n"
     "  --help                 this text\n"
     "\n"
-    "Output files are checked before simulating. SIGINT stops the run, writes the metrics so\n"
-    "far marked \"partial\": true, and exits 130. Exit codes: 0 ok, 1 run or write failed,\n"
-    "2 bad command line or platform file, 130 interrupted. With --from, 1 also when the new\n"
-    "record differs from the old one (wall_seconds and the tool aside): the first field is "
-    "named.\n";
+    "Output files are checked before simulating. SIGINT, SIGTERM or SIGHUP stops the run,\n"
+    "writes the metrics so far marked \"partial\": true, and exits 130. Exit codes: 0 ok,\n"
+    "1 run or write failed, 2 bad command line or platform file, 130 interrupted. With\n"
+    "--from, 1 also when the new record differs from the old one (wall_seconds and the tool\n"
+    "aside): the first field is named.\n";
 
 // Log lines (models/log.h) go to stderr, so stdout keeps only the table or the record.
 void report_to_stderr(const sc_core::sc_report& r, const sc_core::sc_actions& a) {
@@ -128,7 +128,7 @@ from_record load_from_record(const std::string& path) {
 }
 
 int run_main(int argc, char** argv) {
-    install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
+    install_stop_signals();  // first: a stop signal while loading still ends in a partial result
     run_args pa;
     cli_parser cli("run", k_help);
     cli.positionals(pa.files);
@@ -240,7 +240,7 @@ int run_main(int argc, char** argv) {
 
     run_options opts;
     opts.keep_exit_events = !cfg.run.plot_dir.empty() || !plot_data.empty();
-    opts.should_stop = [] { return sigint_received(); };
+    opts.should_stop = [] { return stop_requested(); };
     const auto t0 = std::chrono::steady_clock::now();
     progress_meter meter(cfg.run.duration_s);
     const bool show_progress = !pa.quiet && ::isatty(2);
@@ -285,8 +285,8 @@ int run_main(int argc, char** argv) {
     if (meter.shown()) std::fputs("\r\x1b[K", stderr);
     // The platform is gone, so its trace is closed: a write that failed (a full disk) is known.
     const std::vector<std::string> trace_errors = vcd_writer::take_write_errors();
-    // run_platform marks a stopped run partial; a SIGINT after the last slice leaves it complete.
-    if (sigint_received() && rec.result.sim_seconds < cfg.run.duration_s) rec.result.partial = true;
+    // run_platform marks a stopped run partial; a signal after the last slice leaves it complete.
+    if (stop_requested() && rec.result.sim_seconds < cfg.run.duration_s) rec.result.partial = true;
 
     // With --json - or --csv -, stdout carries only that output.
     if (cfg.run.json_path != "-" && cfg.run.csv_path != "-")

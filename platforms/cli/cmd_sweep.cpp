@@ -43,7 +43,7 @@ const char* const k_help =
     "line or platform file, 130 interrupted.\n";
 
 int sweep_main(int argc, char** argv) {
-    install_sigint_flag();  // first: a SIGINT while loading still ends in a partial result
+    install_stop_signals();  // first: a stop signal while loading still ends in a partial result
     std::vector<std::string> files, grids, sets;
     std::string jobs_text, csv_out, plot_dir, emit_dir;
     bool quiet = false;
@@ -93,7 +93,7 @@ int sweep_main(int argc, char** argv) {
     int rc = run_plan_locally("sweep", plan, jobs, quiet, pts);
     if (rc == exit_interrupted) rc = exit_ok;
     if (!write_sweep_results("sweep", plan, pts, csv_out, plot_dir, jobs)) rc = exit_failure;
-    if (sigint_received()) {
+    if (stop_requested()) {
         std::fprintf(stderr, "nestvp sweep: interrupted; rows of finished points written\n");
         return exit_interrupted;
     }

@@ -47,7 +47,7 @@ const char* const k_help =
     "platform file, 130 interrupted.\n";
 
 int uncertainty_main(int argc, char** argv) {
-    install_sigint_flag();
+    install_stop_signals();
     std::vector<std::string> files, sets, only;
     std::string samples_text = "32", seed_text, pair_text = "l1.dec_policy=no-cancel,cancel";
     std::string jobs_text, csv_out, json_out, points_csv, plot_dir, emit_dir;
@@ -154,7 +154,7 @@ int uncertainty_main(int argc, char** argv) {
     if (!write_uncertainty_results("uncertainty", plan, pts, csv_out, json_out, points_csv,
                                    plot_dir, jobs))
         rc = exit_failure;
-    if (sigint_received()) {
+    if (stop_requested()) {
         std::fprintf(stderr, "nestvp uncertainty: interrupted; finished samples used\n");
         return exit_interrupted;
     }

@@ -40,7 +40,7 @@ enum exit_code : int {
     exit_ok = 0,
     exit_failure = 1,       // the run failed (a lockstep mismatch, an I/O error while writing)
     exit_usage = 2,         // bad command line, bad platform or stimulus file
-    exit_interrupted = 130  // SIGINT: partial results were written
+    exit_interrupted = 130  // SIGINT, SIGTERM or SIGHUP: partial results were written
 };
 
 }  // namespace nestvp

@@ -66,7 +66,7 @@ int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, boo
     for (const auto& j : cj) progress_files.push_back(j.argv.back());
     children_progress progress(cmd, "points", progress_files, chatty);
     const auto codes = run_children(
-        cj, jobs, [] { return sigint_received(); },
+        cj, jobs, [] { return stop_requested(); },
         [&](size_t i, int code) { progress.done(i, code); }, [&] { progress.tick(); });
     progress.finish();
     int rc = exit_ok;
@@ -82,7 +82,7 @@ int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, boo
         if (codes[i] != exit_ok && codes[i] != exit_interrupted)
             pts[i].reset();  // failed or never run
     remove_temp_dir(tmp);
-    return sigint_received() ? exit_interrupted : rc;
+    return stop_requested() ? exit_interrupted : rc;
 }
 
 int emit_plan_jobs(const char* cmd, const sweep_plan& plan, const std::string& dir, unsigned jobs) {

@@ -47,7 +47,7 @@ void remove_temp_dir(const std::string& dir);
 // The last max_lines lines of a text file ("" if unreadable): a failed child's stderr.
 std::string tail_of_file(const std::string& path, size_t max_lines = 20);
 // How a child ended, from run_children's code: "exit 1", or "killed by signal 8 (Floating
-// point exception)" for 128 + signal (130 is the exit of a run that handled a SIGINT).
+// point exception)" for 128 + signal (130 is the exit of a run that handled a stop signal).
 std::string child_exit_text(int code);
 
 }  // namespace nestvp

@@ -152,10 +152,10 @@ drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_sc
                         logs + "/" + std::to_string(i) + ".log",
                         timeout_s});
     }
-    // Only a SIGINT during the drawing stops it: the figures of a run that a SIGINT stopped
-    // are still drawn, from its partial results.
-    const unsigned long sigints = sigint_count();
-    const auto interrupted = [sigints] { return sigint_count() != sigints; };
+    // Only a stop signal during the drawing stops it: the figures of a run that a signal
+    // stopped are still drawn, from its partial results.
+    const unsigned long stops = stop_signal_count();
+    const auto interrupted = [stops] { return stop_signal_count() != stops; };
     const std::vector<int> codes = run_children(jobs, std::max(1u, max_parallel), interrupted);
     for (size_t i = 0; i < jobs.size(); ++i) {
         const std::string& svg = figures[i].first.svg_path;

@@ -55,9 +55,10 @@ struct drawn_figures {
 };
 
 // Writes each script (rendering by default to its SVG's file name) and renders them with
-// gnuplot, at most max_parallel at once (the command's -j); after a SIGINT that arrives while
-// they are drawn, no further figure starts. The scripts stay written
-// whatever happens; a figure not drawn has no SVG (an earlier one of that name is removed).
+// gnuplot, at most max_parallel at once (the command's -j); after a stop signal (SIGINT,
+// SIGTERM, SIGHUP) that arrives while they are drawn, no further figure starts, and the
+// running ones are stopped. The scripts stay written whatever happens; a figure not drawn has
+// no SVG (an earlier one of that name is removed).
 // A failed figure is reported in the result, not thrown, so the caller reports it beside its
 // other outputs; only a script that cannot be written throws std::runtime_error.
 drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_script>>& figures,

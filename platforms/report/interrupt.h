@@ -1,13 +1,16 @@
 #pragma once
-// SIGINT as a flag: the handler only records the signal; a run polls the
-// flag through run_options::should_stop, stops, writes partial metrics and exits 130.
+// A stop request as a flag: SIGINT, SIGTERM and SIGHUP alike. The handler only records the
+// signal; a run polls the flag through run_options::should_stop, stops, writes partial metrics
+// and exits 130, and its child processes (gnuplot, sweep points) are stopped too instead of
+// being left to run.
 namespace nestvp {
 
-// Installs the handler (without SA_RESTART, so a parent blocked in waitpid() wakes up).
-void install_sigint_flag();
-bool sigint_received();
-// How many SIGINTs arrived so far: a step that must stop only for a SIGINT during it (drawing
-// the figures of a run that a SIGINT stopped) compares the count with its own start.
-unsigned long sigint_count();
+// Installs the handler for the three signals (without SA_RESTART, so a parent blocked in
+// waitpid() wakes up).
+void install_stop_signals();
+bool stop_requested();
+// How many stop signals arrived so far: a step that must stop only for a signal during it
+// (drawing the figures of a run that a signal stopped) compares the count with its own start.
+unsigned long stop_signal_count();
 
 }  // namespace nestvp

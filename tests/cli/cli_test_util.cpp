@@ -50,8 +50,8 @@ cmd_result run_cmd(const std::vector<std::string>& argv, const std::string& dir)
     return r;
 }
 
-cmd_result run_until_sigint(const std::vector<std::string>& argv, const std::string& dir,
-                            int wait_ms) {
+cmd_result run_until_signal(const std::vector<std::string>& argv, const std::string& dir,
+                            int wait_ms, int sig) {
     const std::string out = dir + "/cmd.out", err = dir + "/cmd.err";
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -66,7 +66,7 @@ cmd_result run_until_sigint(const std::vector<std::string>& argv, const std::str
     cmd_result r;
     if (pid < 0) return r;
     std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
-    ::kill(pid, SIGINT);
+    ::kill(pid, sig);
     int status = 0;
     ::waitpid(pid, &status, 0);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers for the CLI tests: temp dirs, running commands and capturing their output,
 // checking SVG with xmllint.
+#include <csignal>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,10 @@ struct cmd_result {
 };
 // Runs argv (argv[0] a path), capturing stdout and stderr via files in `dir`.
 cmd_result run_cmd(const std::vector<std::string>& argv, const std::string& dir);
-// run_cmd, but the command gets SIGINT after wait_ms (it alone: not a terminal's whole process
-// group); code is its exit status, or -1 if it did not exit normally.
-cmd_result run_until_sigint(const std::vector<std::string>& argv, const std::string& dir,
-                            int wait_ms);
+// run_cmd, but the command gets signal `sig` after wait_ms (it alone: not a terminal's whole
+// process group); code is its exit status, or -1 if it did not exit normally.
+cmd_result run_until_signal(const std::vector<std::string>& argv, const std::string& dir,
+                            int wait_ms, int sig = SIGINT);
 // `nestvp` arguments -> argv with the built binary first.
 std::vector<std::string> nestvp(std::vector<std::string> args);
 

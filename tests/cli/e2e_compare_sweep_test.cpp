@@ -263,7 +263,7 @@ TEST(CliE2E, SweepSigintWritesFinishedAndPartialRows) {
     const std::string csv = d + "/s.csv";
     // Only the sweep gets the signal (not a terminal's whole process group): it forwards it.
     const auto r =
-        test::run_until_sigint(nestvp({"sweep", k_ref, "--set", "run.duration_s=100000", "--grid",
+        test::run_until_signal(nestvp({"sweep", k_ref, "--set", "run.duration_s=100000", "--grid",
                                        "l2.hz=100,250", "-j", "1", "--csv", csv, "--quiet"}),
                                d, 2000);
     EXPECT_EQ(r.code, 130) << r.err;

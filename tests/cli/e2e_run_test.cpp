@@ -317,7 +317,7 @@ TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {
     const std::string d = test::fresh_dir("e2e-sigint");
     const std::string json = d + "/p.json";
     const auto r =
-        test::run_until_sigint(nestvp({"run", k_ref, "--set", "run.duration_s=100000", "--json",
+        test::run_until_signal(nestvp({"run", k_ref, "--set", "run.duration_s=100000", "--json",
                                        json, "--plot", d + "/plots", "--quiet"}),
                                d, 1500);
     EXPECT_EQ(r.code, 130) << r.err;
@@ -329,10 +329,38 @@ TEST(CliE2E, SigintWritesPartialMetricsAndExits130) {
     EXPECT_TRUE(test::file_exists(d + "/plots/cdf-nested_exit_latency_ns.svg"));
 }
 
+// SIGTERM (a batch system's stop) and SIGHUP (a closed terminal) stop a run as SIGINT does.
+TEST(CliE2E, SigtermAndSighupWritePartialMetricsAndExit130) {
+    for (const int sig : {SIGTERM, SIGHUP}) {
+        const std::string d = test::fresh_dir("e2e-signal-" + std::to_string(sig));
+        const std::string json = d + "/p.json";
+        const auto r = test::run_until_signal(
+            nestvp({"run", k_ref, "--set", "run.duration_s=100000", "--json", json, "--quiet"}), d,
+            1000, sig);
+        EXPECT_EQ(r.code, 130) << "signal " << sig << ": " << r.err;
+        const run_record rec = parse_run_record(test::slurp(json), json);
+        EXPECT_TRUE(rec.result.partial) << "signal " << sig;
+        EXPECT_NE(r.out.find("PARTIAL"), std::string::npos) << "signal " << sig;
+    }
+}
+
+// Under nohup a hang-up is ignored, and stays ignored: the run goes on to its end.
+TEST(CliE2E, AnIgnoredSighupStaysIgnored) {
+    const std::string d = test::fresh_dir("e2e-nohup");
+    const std::string json = d + "/r.json";
+    const auto r = test::run_until_signal({"/usr/bin/nohup", nestvp({})[0], "run", k_ref, "--set",
+                                           "run.duration_s=5", "--json", json, "--quiet"},
+                                          d, 200, SIGHUP);
+    EXPECT_EQ(r.code, 0) << r.err;
+    const run_record rec = parse_run_record(test::slurp(json), json);
+    EXPECT_FALSE(rec.result.partial);
+    EXPECT_EQ(rec.result.sim_seconds, 5.0);
+}
+
 // A SIGINT partial run whose JSON could not be written says so, and exits 130; its CSV is kept.
 TEST(CliE2E, SigintWithALostOutputNamesIt) {
     const std::string d = test::fresh_dir("e2e-sigint-lost");
-    const auto r = test::run_until_sigint(
+    const auto r = test::run_until_signal(
         {"/usr/bin/env", "TMPDIR=" + d, nestvp({})[0], "run", k_ref, "--set",
          "run.duration_s=100000", "--json", "/dev/full", "--csv", d + "/r.csv", "--quiet"},
         d, 1000);
