@@ -82,9 +82,16 @@ bool prepare_output_dir(const std::string& cmd, const std::string& flag, const s
 
 bool prepare_plot_dir(const std::string& cmd, const std::string& path, const std::string& flag) {
     if (!prepare_output_dir(cmd, flag, path)) return false;
-    if (path.empty() || !find_gnuplot().empty()) return true;
-    std::fprintf(stderr, "nestvp %s: %s %s: %s; it draws the figures\n", cmd.c_str(), flag.c_str(),
-                 path.c_str(), k_no_gnuplot);
+    if (path.empty()) return true;
+    if (find_gnuplot().empty()) {
+        std::fprintf(stderr, "nestvp %s: %s %s: %s; it draws the figures\n", cmd.c_str(),
+                     flag.c_str(), path.c_str(), k_no_gnuplot);
+        return false;
+    }
+    const std::string env = gnuplot_env_problem();
+    if (env.empty()) return true;
+    std::fprintf(stderr, "nestvp %s: %s %s: %s\n", cmd.c_str(), flag.c_str(), path.c_str(),
+                 env.c_str());
     return false;
 }
 

@@ -107,19 +107,27 @@ namespace {
 // NESTVP_GNUPLOT_TIMEOUT_S if it is a positive number of seconds.
 constexpr double k_gnuplot_timeout_s = 120;
 
-double gnuplot_timeout_s() {
+// The limit NESTVP_GNUPLOT_TIMEOUT_S sets, 0 if it sets none, -1 if it is not a limit.
+double gnuplot_timeout_from_env() {
     const char* v = std::getenv("NESTVP_GNUPLOT_TIMEOUT_S");
-    if (!v || !*v) return k_gnuplot_timeout_s;
+    if (!v || !*v) return 0;
     char* end = nullptr;
     const double s = std::strtod(v, &end);
-    if (*end == '\0' && s > 0 && std::isfinite(s)) return s;
-    std::fprintf(stderr,
-                 "nestvp: NESTVP_GNUPLOT_TIMEOUT_S='%s' is not a positive number of seconds; "
-                 "using %s\n",
-                 v, json_number(k_gnuplot_timeout_s).c_str());
-    return k_gnuplot_timeout_s;
+    return *end == '\0' && s > 0 && std::isfinite(s) ? s : -1;
+}
+
+double gnuplot_timeout_s() {
+    const double s = gnuplot_timeout_from_env();
+    return s > 0 ? s : k_gnuplot_timeout_s;  // a bad value was refused before (gnuplot_env_problem)
 }
 }  // namespace
+
+std::string gnuplot_env_problem() {
+    if (gnuplot_timeout_from_env() >= 0) return "";
+    return "NESTVP_GNUPLOT_TIMEOUT_S='" + std::string(std::getenv("NESTVP_GNUPLOT_TIMEOUT_S")) +
+           "': expected a positive number of seconds (how long one gnuplot may draw; unset: " +
+           json_number(k_gnuplot_timeout_s) + ")";
+}
 
 drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_script>>& figures,
                              unsigned max_parallel) {

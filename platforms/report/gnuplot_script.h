@@ -46,6 +46,9 @@ figure_file figure_in(const std::string& dir, const std::string& name);
 std::string find_gnuplot();
 // What to say when find_gnuplot() finds nothing: the problem and the package to install.
 extern const char* const k_no_gnuplot;
+// What is wrong with the environment's NESTVP_GNUPLOT_TIMEOUT_S (render_figures' limit per
+// gnuplot), or "" when it is unset or a positive number of seconds.
+std::string gnuplot_env_problem();
 
 // What render_figures drew, and what it did not.
 struct drawn_figures {

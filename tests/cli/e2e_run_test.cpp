@@ -303,6 +303,16 @@ TEST(CliE2E, RunPlotsNeedAWorkingGnuplot) {
     EXPECT_TRUE(test::file_exists(d + "/scripts/exit-rate.gp"));
     EXPECT_FALSE(test::file_exists(d + "/scripts/exit-rate.svg"));
 
+    // A limit that is not a positive number of seconds is refused before anything runs.
+    for (const char* bad : {"abc", "0", "-1", "1e999", "5s"}) {
+        argv.insert(argv.begin() + 2, std::string("NESTVP_GNUPLOT_TIMEOUT_S=") + bad);
+        std::remove((d + "/r.json").c_str());
+        expect_failure(2, "nestvp run: --plot " + d + "/scripts: NESTVP_GNUPLOT_TIMEOUT_S='" + bad +
+                              "': expected a positive number of seconds");
+        EXPECT_FALSE(test::file_exists(d + "/r.json")) << bad;
+        argv.erase(argv.begin() + 2);
+    }
+
     // A gnuplot that hangs is stopped after NESTVP_GNUPLOT_TIMEOUT_S; the record is kept.
     write_text_file(d + "/bin/gnuplot", "#!/bin/sh\nexec sleep 30\n");
     argv.insert(argv.begin() + 2, "NESTVP_GNUPLOT_TIMEOUT_S=0.2");
