@@ -82,7 +82,7 @@ def main() -> int:
     page += [
         ".SH EXIT STATUS",
         "0 success; 1 the run failed or a result could not be written; 2 bad command line or "
-        "platform file; 130 interrupted by SIGINT (partial results written).",
+        "platform file; 130 interrupted by SIGINT, SIGTERM or SIGHUP (partial results written).",
         ".SH SEE ALSO",
         "docs/cli.md and docs/cmd-*.md in the nestvp sources; "
         "scripts/nestvp-completion.bash for bash completion.",

@@ -6,6 +6,7 @@
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
 #include "platforms/report/interrupt.h"
+#include "platforms/report/json.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/sweep_plan.h"
 
@@ -86,6 +87,14 @@ int merge_main(int argc, char** argv) {
                      stale.size());
         return exit_usage;
     }
+    // A point stopped by a signal (a batch system's time limit sends SIGTERM) wrote a partial
+    // record: its row is kept, marked partial as a local sweep marks it, and it is named.
+    for (size_t i = 0; i < pts.size(); ++i)
+        if (pts[i] && pts[i]->result.partial)
+            problems.push_back(dir + "/" + point_file_name(i) +
+                               ": partial: the run was stopped at " +
+                               json_number(pts[i]->result.sim_seconds) +
+                               " s simulated; its row is marked partial (rerun the point)");
     for (const auto& p : problems) std::fprintf(stderr, "nestvp merge: %s\n", p.c_str());
     // merge has no -j: its figures are drawn on every core.
     const unsigned jobs = default_jobs();
@@ -101,7 +110,7 @@ int merge_main(int argc, char** argv) {
     }
     if (!written) return exit_failure;
     if (!problems.empty()) {
-        std::fprintf(stderr, "nestvp merge: %zu of %zu points missing or unreadable\n",
+        std::fprintf(stderr, "nestvp merge: %zu of %zu points missing, unreadable or partial\n",
                      problems.size(), plan.points.size());
         return exit_failure;
     }

@@ -71,7 +71,15 @@ int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, boo
     progress.finish();
     int rc = exit_ok;
     for (size_t i = 0; i < codes.size(); ++i) {
-        if (codes[i] == exit_ok || codes[i] == exit_interrupted || codes[i] == -1) continue;
+        if (codes[i] == exit_ok || codes[i] == -1) continue;
+        if (codes[i] == exit_interrupted) {
+            if (stop_requested()) continue;  // stopped with this command
+            // A signal reached the point alone: its partial row is kept, and the sweep fails.
+            std::fprintf(stderr, "nestvp %s: %s was stopped by a signal; its row is partial\n", cmd,
+                         point_where(plan, i).c_str());
+            rc = exit_failure;
+            continue;
+        }
         std::fprintf(stderr, "nestvp %s: %s failed (%s):\n%s", cmd, point_where(plan, i).c_str(),
                      child_exit_text(codes[i]).c_str(), tail_of_file(cj[i].stderr_path).c_str());
         rc = exit_failure;

@@ -23,7 +23,9 @@ namespace nestvp {
 
 namespace {
 
-// posix_spawn: the child gets SIGINT's default action back (this process catches it) and its
+// posix_spawn: the child gets SIGTERM's default action back, whatever this process does with
+// it, since run_children stops jobs with it; SIGINT and SIGHUP stay as the caller set them (a
+// background job's ignored SIGINT stays ignored in its children too). The child gets its
 // stdout/stderr files, and a job with a timeout its own process group; returns -1 if it could
 // not be started.
 pid_t spawn(const child_job& job) {
@@ -41,7 +43,7 @@ pid_t spawn(const child_job& job) {
                                          O_WRONLY | O_CREAT | O_TRUNC, 0644);
     sigset_t def;
     sigemptyset(&def);
-    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
     posix_spawnattr_setsigdefault(&attr, &def);
     short flags = POSIX_SPAWN_SETSIGDEF;
     if (job.timeout_s > 0) {  // its own process group, so that a timeout stops all of it
@@ -79,7 +81,7 @@ std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_p
         if (!stopping && stop && stop()) {
             stopping = true;
             for (const auto& r : running)
-                ::kill(jobs[r.second].timeout_s > 0 ? -r.first : r.first, SIGINT);
+                ::kill(jobs[r.second].timeout_s > 0 ? -r.first : r.first, SIGTERM);
         }
         while (!stopping && next < jobs.size() && running.size() < max_parallel) {
             const pid_t pid = spawn(jobs[next]);
@@ -121,7 +123,7 @@ std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_p
             any = true;
         }
         if (on_tick) on_tick();
-        if (!any) ::usleep(20 * 1000);  // a SIGINT cuts the sleep short
+        if (!any) ::usleep(20 * 1000);  // a stop signal cuts the sleep short
     }
     return codes;
 }

@@ -22,8 +22,8 @@ constexpr int k_child_timed_out = -2;
 // Exit code of each job: its exit status, 128+signal if killed, -1 if never started
 // (stopped early), k_child_timed_out if it ran past its timeout_s, and 127 if it could not be
 // executed.
-// stop() is polled between events; once it returns true no further job starts and SIGINT
-// is forwarded once to the running ones (they write partial results), which are waited for.
+// stop() is polled between events; once it returns true no further job starts and SIGTERM
+// is sent once to the running ones (`nestvp run` writes partial results), which are waited for.
 // on_done(index, code) is called as each job ends, on_tick() about every 20 ms while jobs
 // run (progress lines). Jobs start with posix_spawn; only their pids are waited for.
 std::vector<int> run_children(const std::vector<child_job>& jobs, unsigned max_parallel,

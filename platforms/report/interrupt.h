@@ -1,8 +1,7 @@
 #pragma once
 // A stop request as a flag: SIGINT, SIGTERM and SIGHUP alike. The handler only records the
 // signal; a run polls the flag through run_options::should_stop, stops, writes partial metrics
-// and exits 130, and its child processes (gnuplot, sweep points) are stopped too instead of
-// being left to run.
+// and exits 130; a command with child processes stops them (run_children).
 namespace nestvp {
 
 // Installs the handler for the three signals (without SA_RESTART, so a parent blocked in

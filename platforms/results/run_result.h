@@ -70,7 +70,7 @@ struct run_result {
     double sim_seconds = 0;
     double wall_seconds = 0;
     uint64_t sc_events = 0;  // SystemC timed notifications + process activations
-    bool partial = false;    // interrupted (SIGINT) before the end
+    bool partial = false;    // stopped by a signal before the end
     run_metrics metrics;
     exit_bins exits;  // exits per vCPU over time, kept only when a plot is asked for
 };

@@ -50,14 +50,16 @@ cmd_result run_cmd(const std::vector<std::string>& argv, const std::string& dir)
     return r;
 }
 
-cmd_result run_until_signal(const std::vector<std::string>& argv, const std::string& dir,
-                            int wait_ms, int sig) {
+cmd_result run_with_signals(const std::vector<std::string>& argv, const std::string& dir,
+                            const std::vector<signal_step>& steps, std::vector<bool>& alive) {
     const std::string out = dir + "/cmd.out", err = dir + "/cmd.err";
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    alive.clear();
     const pid_t pid = ::fork();
     if (pid == 0) {
+        for (const signal_step& s : steps) ::signal(s.sig, SIG_DFL);
         ::dup2(::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 1);
         ::dup2(::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
         ::execv(args[0], args.data());
@@ -65,14 +67,25 @@ cmd_result run_until_signal(const std::vector<std::string>& argv, const std::str
     }
     cmd_result r;
     if (pid < 0) return r;
-    std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
-    ::kill(pid, sig);
     int status = 0;
-    ::waitpid(pid, &status, 0);
+    bool ended = false;
+    for (const signal_step& s : steps) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(s.wait_ms));
+        ended = ended || ::waitpid(pid, &status, WNOHANG) == pid;
+        alive.push_back(!ended);
+        if (!ended) ::kill(pid, s.sig);
+    }
+    if (!ended) ::waitpid(pid, &status, 0);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     r.out = slurp(out);
     r.err = without_sanitizer_notes(slurp(err));
     return r;
+}
+
+cmd_result run_until_signal(const std::vector<std::string>& argv, const std::string& dir,
+                            int wait_ms, int sig) {
+    std::vector<bool> alive;
+    return run_with_signals(argv, dir, {{wait_ms, sig}}, alive);
 }
 
 std::vector<std::string> nestvp(std::vector<std::string> args) {

@@ -19,9 +19,18 @@ struct cmd_result {
 // Runs argv (argv[0] a path), capturing stdout and stderr via files in `dir`.
 cmd_result run_cmd(const std::vector<std::string>& argv, const std::string& dir);
 // run_cmd, but the command gets signal `sig` after wait_ms (it alone: not a terminal's whole
-// process group); code is its exit status, or -1 if it did not exit normally.
+// process group); code is its exit status, or -1 if it did not exit normally. The signals sent
+// have their default action in the command whatever this process does with them.
 cmd_result run_until_signal(const std::vector<std::string>& argv, const std::string& dir,
                             int wait_ms, int sig = SIGINT);
+// The same with several signals, each wait_ms after the one before; alive[k] says whether the
+// command was still running when step k came (a step after its end sends nothing).
+struct signal_step {
+    int wait_ms;
+    int sig;
+};
+cmd_result run_with_signals(const std::vector<std::string>& argv, const std::string& dir,
+                            const std::vector<signal_step>& steps, std::vector<bool>& alive);
 // `nestvp` arguments -> argv with the built binary first.
 std::vector<std::string> nestvp(std::vector<std::string> args);
 

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -203,6 +204,20 @@ TEST(CliE2E, EmitJobsParallelMergeEqualsLocalSweep) {
     EXPECT_EQ(partial.code, 1);
     EXPECT_NE(partial.err.find("point-0002.json"), std::string::npos) << partial.err;
     EXPECT_EQ(test::count_of(partial.out, "\n"), 4u);
+    // A point that a signal stopped (a time limit's SIGTERM): named, its row kept and marked.
+    const std::string p1 = d + "/jobs/point-0001.json";
+    std::string rec = test::slurp(p1);
+    const size_t at = rec.find("\"partial\": false");
+    ASSERT_NE(at, std::string::npos);
+    std::ofstream(p1) << rec.replace(at, 16, "\"partial\": true");
+    const auto stopped = run_cmd(nestvp({"merge", d + "/jobs"}), d);
+    EXPECT_EQ(stopped.code, 1);
+    EXPECT_NE(stopped.err.find(p1 + ": partial: the run was stopped at "), std::string::npos)
+        << stopped.err;
+    EXPECT_NE(stopped.err.find("2 of 4 points missing, unreadable or partial"), std::string::npos)
+        << stopped.err;
+    EXPECT_EQ(test::count_of(stopped.out, "\n"), 4u);
+    EXPECT_EQ(test::count_of(stopped.out, ",true,"), 1u) << stopped.out;
 }
 
 // A second sweep emitted into the folder of a first: the first's points must not be merged
