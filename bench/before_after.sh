@@ -25,7 +25,8 @@ else
     cmake --build "$work/old/build" -j"$(nproc)" --target nestvp >"$work/build.log" 2>&1
     old_bin=$work/old/build/nestvp
 fi
-new_platform=$(realpath "${NEW_PLATFORM:-$here/platforms/reference.yaml}")
+NEW_PLATFORM=${NEW_PLATFORM:-$here/platforms/reference.yaml}
+new_platform=$(realpath "$NEW_PLATFORM")
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 run() {  # binary platform policy -> "user_seconds exits"
     /usr/bin/time -f "%U" -o "$work/t" "$1" run "$2" --quiet --set l1.dec_policy="$3" \
@@ -44,13 +45,13 @@ for policy in no-cancel cancel; do
     done
 done
 # The new build's label: HEAD, marked -dirty when the tree has changes the build may hold.
-python3 - "$work" "$old" "$(git -C "$here" describe --always --dirty --abbrev=7)" <<'PY'
+python3 - "$work" "$old" "$(git -C "$here" describe --always --dirty --abbrev=7)" "$NEW_PLATFORM" <<'PY'
 import os, statistics, sys
 work, old, new = sys.argv[1:4]
 def load(tag, policy):
     rows = [l.split() for l in open(f"{work}/{tag}.{policy}") if l.strip()]
     return statistics.median(float(r[0]) for r in rows), int(rows[0][1])
-print(f"impl: {os.environ.get('IMPL', 'tlm')}; new build's platform: {os.environ.get('NEW_PLATFORM', 'platforms/reference.yaml')}")
+print(f"impl: {os.environ.get('IMPL', 'tlm')}; new build's platform: {sys.argv[4]}")
 print(f"| policy | build | CPU s (median) | x real time | exits | CPU ns / exit |")
 print(f"|---|---|---:|---:|---:|---:|")
 for policy in ("no-cancel", "cancel"):
