@@ -185,14 +185,26 @@ int compare_main(int argc, char** argv) {
     progress.finish();
     int rc = exit_ok;
     run_record rec[2];
-    bool have[2] = {false, false};
+    bool have[2] = {false, false}, alone = false;
     for (int i = 0; i < 2; ++i) {
-        if (codes[i] != exit_ok && codes[i] != exit_interrupted) {
+        const child_end end = end_of_child(codes[i]);
+        if (end == child_end::failed) {
             std::fprintf(stderr, "nestvp compare: the %s run failed (%s):\n%s", i == 0 ? "A" : "B",
                          child_exit_text(codes[i]).c_str(),
                          tail_of_file(cj[i].stderr_path).c_str());
             rc = exit_failure;
             continue;
+        }
+        if (end == child_end::stopped && codes[i] != exit_interrupted) {
+            rc = exit_failure;  // stopped before it wrote a record; 130 below
+            continue;
+        }
+        if (end == child_end::stopped_alone) {
+            std::fprintf(stderr,
+                         "nestvp compare: the %s run was stopped by a signal (its record "
+                         "is partial)\n",
+                         i == 0 ? "A" : "B");
+            alone = true;
         }
         try {
             rec[i] =
@@ -244,7 +256,7 @@ int compare_main(int argc, char** argv) {
                     plot_dir, {{label_a, &rec[0].result}, {label_b, &rec[1].result}}, jobs);
             }))
             rc = exit_failure;
-        if (rc == exit_ok && partial) rc = exit_interrupted;
+        if (rc == exit_ok && partial) rc = alone ? exit_failure : exit_interrupted;
     } else if (have[0] || have[1]) {
         write_finished_side(rec, have, label_a, label_b, json_out);
     }

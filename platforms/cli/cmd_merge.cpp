@@ -28,9 +28,9 @@ const char* const k_help =
     "  --help        this text\n"
     "\n"
     "A point whose settings differ from sweep.json's (left by another sweep) is refused.\n"
-    "Exit codes: 0 ok, 1 points missing or unreadable (the others are still written),\n"
-    "2 bad command line, no sweep.json, or a point of another sweep, 130 interrupted while\n"
-    "drawing.\n";
+    "Exit codes: 0 ok, 1 points missing, unreadable or partial (the others are still\n"
+    "written), 2 bad command line, no sweep.json, or a point of another sweep, 130\n"
+    "interrupted while drawing.\n";
 
 int merge_main(int argc, char** argv) {
     install_stop_signals();  // a signal stops the figures' gnuplots, in their own groups
@@ -88,13 +88,15 @@ int merge_main(int argc, char** argv) {
         return exit_usage;
     }
     // A point stopped by a signal (a batch system's time limit sends SIGTERM) wrote a partial
-    // record: its row is kept, marked partial as a local sweep marks it, and it is named.
+    // record: it is named, and its row is kept marked partial, as a local sweep keeps it (a
+    // sample plan's analysis leaves it out).
     for (size_t i = 0; i < pts.size(); ++i)
         if (pts[i] && pts[i]->result.partial)
-            problems.push_back(dir + "/" + point_file_name(i) +
-                               ": partial: the run was stopped at " +
-                               json_number(pts[i]->result.sim_seconds) +
-                               " s simulated; its row is marked partial (rerun the point)");
+            problems.push_back(
+                dir + "/" + point_file_name(i) + ": partial: the run was stopped at " +
+                json_number(pts[i]->result.sim_seconds) + " s simulated; " +
+                (plan.sampled ? "left out of the analysis" : "its row is marked partial") +
+                " (rerun the point)");
     for (const auto& p : problems) std::fprintf(stderr, "nestvp merge: %s\n", p.c_str());
     // merge has no -j: its figures are drawn on every core.
     const unsigned jobs = default_jobs();

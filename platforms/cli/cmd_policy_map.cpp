@@ -116,7 +116,7 @@ int policy_map_main(int argc, char** argv) {
     policy_map m;
     bool analysed = true;
     try {
-        m = analyse_policy_map(plan, pts);
+        m = analyse_policy_map(plan, complete_runs(pts));  // a cell from whole runs only
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp policy-map: %s\n", e.what());
         analysed = false;

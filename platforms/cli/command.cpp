@@ -1,10 +1,12 @@
 // The command registry and the pieces every command shares (docs/cli.md).
 #include "platforms/cli/command.h"
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
 #include "platforms/cli/cli_outputs.h"
+#include "platforms/report/interrupt.h"
 #include "platforms/report/plot_files.h"
 #include "platforms/report/run_record.h"
 #include "platforms/report/uncertainty.h"
@@ -25,6 +27,24 @@ const std::vector<command>& commands() {
     return registry();
 }
 
+child_end end_of_child(int code) {
+    if (code == exit_ok) return child_end::ok;
+    if (stop_requested()) {
+        // Never started (-1), stopped (130), or killed by the command's SIGTERM before it had
+        // installed its handler.
+        if (code == -1 || code == exit_interrupted || code == 128 + SIGTERM)
+            return child_end::stopped;
+        return child_end::failed;
+    }
+    return code == exit_interrupted ? child_end::stopped_alone : child_end::failed;
+}
+
+std::vector<std::optional<run_record>> complete_runs(std::vector<std::optional<run_record>> pts) {
+    for (auto& p : pts)
+        if (p && p->result.partial) p.reset();
+    return pts;
+}
+
 bool write_sweep_results(const char* cmd, const sweep_plan& plan,
                          const std::vector<std::optional<run_record>>& pts,
                          const std::string& csv_out, const std::string& plot_dir, unsigned jobs) {
@@ -39,9 +59,10 @@ bool write_uncertainty_results(const char* cmd, const sweep_plan& plan,
                                const std::string& csv_out, const std::string& json_out,
                                const std::string& points_csv, const std::string& plot_dir,
                                unsigned jobs) {
+    // The points' CSV keeps a partial run, marked partial; the analysis does not.
     uncertainty_report r;
     try {
-        r = analyse_samples(plan, pts);
+        r = analyse_samples(plan, complete_runs(pts));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp %s: %s\n", cmd, e.what());
         return false;

@@ -43,6 +43,18 @@ enum exit_code : int {
     exit_interrupted = 130  // SIGINT, SIGTERM or SIGHUP: partial results were written
 };
 
+// How a child `nestvp run` (a sweep point, a side of compare) ended, from run_children's code.
+enum class child_end {
+    ok,             // finished
+    stopped,        // stopped with this command (a stop signal reached it): not a failure
+    stopped_alone,  // stopped by a signal that reached it alone: its record is partial
+    failed
+};
+child_end end_of_child(int code);
+// The records of runs that simulated their whole duration: a partial one (stopped by a signal)
+// left empty, so that an analysis across runs compares like with like.
+std::vector<std::optional<run_record>> complete_runs(std::vector<std::optional<run_record>> pts);
+
 }  // namespace nestvp
 
 #define NESTVP_REGISTER_COMMAND(id, name, summary, fn) \

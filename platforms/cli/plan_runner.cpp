@@ -70,25 +70,25 @@ int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, boo
         [&](size_t i, int code) { progress.done(i, code); }, [&] { progress.tick(); });
     progress.finish();
     int rc = exit_ok;
+    std::vector<child_end> ends(codes.size());
     for (size_t i = 0; i < codes.size(); ++i) {
-        if (codes[i] == exit_ok || codes[i] == -1) continue;
-        if (codes[i] == exit_interrupted) {
-            if (stop_requested()) continue;  // stopped with this command
-            // A signal reached the point alone: its partial row is kept, and the sweep fails.
-            std::fprintf(stderr, "nestvp %s: %s was stopped by a signal; its row is partial\n", cmd,
-                         point_where(plan, i).c_str());
+        ends[i] = end_of_child(codes[i]);
+        if (ends[i] == child_end::stopped_alone) {
+            // A signal reached the point alone: its partial record is kept, and the run fails.
+            std::fprintf(stderr, "nestvp %s: %s was stopped by a signal (its record is partial)\n",
+                         cmd, point_where(plan, i).c_str());
             rc = exit_failure;
-            continue;
+        } else if (ends[i] == child_end::failed) {
+            std::fprintf(stderr, "nestvp %s: %s failed (%s):\n%s", cmd,
+                         point_where(plan, i).c_str(), child_exit_text(codes[i]).c_str(),
+                         tail_of_file(cj[i].stderr_path).c_str());
+            rc = exit_failure;
         }
-        std::fprintf(stderr, "nestvp %s: %s failed (%s):\n%s", cmd, point_where(plan, i).c_str(),
-                     child_exit_text(codes[i]).c_str(), tail_of_file(cj[i].stderr_path).c_str());
-        rc = exit_failure;
     }
     std::vector<std::string> problems, stale;
     pts = load_points(plan, tmp, problems, stale);
     for (size_t i = 0; i < codes.size(); ++i)
-        if (codes[i] != exit_ok && codes[i] != exit_interrupted)
-            pts[i].reset();  // failed or never run
+        if (ends[i] == child_end::failed) pts[i].reset();  // a record it left is not its result
     remove_temp_dir(tmp);
     return stop_requested() ? exit_interrupted : rc;
 }

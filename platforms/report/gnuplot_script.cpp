@@ -186,7 +186,11 @@ drawn_figures render_figures(const std::vector<std::pair<figure_file, gnuplot_sc
         else {
             std::string said = tail_of_file(jobs[i].stderr_path, 5);
             while (!said.empty() && said.back() == '\n') said.pop_back();  // one line per figure
-            out.error += "gnuplot exited with " + std::to_string(codes[i]) + ": " + said;
+            const std::string how = child_exit_text(codes[i]);  // "killed by signal 15 (...)"
+            out.error +=
+                (how.rfind("killed", 0) == 0 ? "gnuplot was " + how
+                                             : "gnuplot exited with " + std::to_string(codes[i])) +
+                ": " + said;
         }
     }
     remove_temp_dir(logs);

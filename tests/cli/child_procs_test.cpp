@@ -86,6 +86,7 @@ TEST(ChildProcs, StopStartsNoMoreJobs) {
 
 TEST(ChildProcs, AStopSignalStopsRunningJobsWithSigterm) {
     const std::string dir = test::fresh_dir("children-sigint");
+    ::signal(SIGINT, SIG_DFL);  // a runner started in the background ignores it
     install_stop_signals();
     // Job 1 traps TERM like `nestvp run` (records it, exits 130); job 0 sends SIGINT to this
     // process once job 1 is running; job 2 must never start.
@@ -108,6 +109,20 @@ TEST(ChildProcs, AStopSignalStopsRunningJobsWithSigterm) {
     EXPECT_EQ(codes[2], -1);
     EXPECT_EQ(test::slurp(dir + "/flag"), "got-term\n");
     EXPECT_FALSE(test::file_exists(dir + "/third"));
+}
+
+// A job gets SIGTERM's default action back (the pool stops jobs with it) and keeps SIGINT as
+// this process has it: a background job's ignored SIGINT stays ignored in its children.
+TEST(ChildProcs, JobsGetDefaultSigtermAndInheritSigint) {
+    struct sigaction ign = {}, old_int = {}, old_term = {};
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGTERM, &ign, &old_term);
+    const auto codes =
+        run_children({{{"/bin/sh", "-c", "kill -INT $$; kill -TERM $$; exit 0"}, "", ""}}, 1);
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    EXPECT_EQ(codes, std::vector<int>{128 + SIGTERM});
 }
 
 TEST(ChildProcs, OtherChildrenAreNotReaped) {

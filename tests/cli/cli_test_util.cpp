@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <thread>
 
 #include <cstdlib>
@@ -50,6 +51,23 @@ cmd_result run_cmd(const std::vector<std::string>& argv, const std::string& dir)
     return r;
 }
 
+namespace {
+// The processes whose parent is `pid`, from /proc/PID/stat ("pid (comm) state ppid ...").
+std::vector<pid_t> children_of(pid_t pid) {
+    std::vector<pid_t> out;
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+        const std::string stat = slurp(e.path().string() + "/stat");
+        const size_t paren = stat.rfind(')');
+        if (paren == std::string::npos) continue;
+        std::istringstream in(stat.substr(paren + 1));
+        char state = 0;
+        long ppid = 0;
+        if (in >> state >> ppid && ppid == pid) out.push_back(std::stoi(stat));
+    }
+    return out;
+}
+}  // namespace
+
 cmd_result run_with_signals(const std::vector<std::string>& argv, const std::string& dir,
                             const std::vector<signal_step>& steps, std::vector<bool>& alive) {
     const std::string out = dir + "/cmd.out", err = dir + "/cmd.err";
@@ -73,7 +91,11 @@ cmd_result run_with_signals(const std::vector<std::string>& argv, const std::str
         std::this_thread::sleep_for(std::chrono::milliseconds(s.wait_ms));
         ended = ended || ::waitpid(pid, &status, WNOHANG) == pid;
         alive.push_back(!ended);
-        if (!ended) ::kill(pid, s.sig);
+        if (ended) continue;
+        if (s.to_children)
+            for (const pid_t c : children_of(pid)) ::kill(c, s.sig);
+        else
+            ::kill(pid, s.sig);
     }
     if (!ended) ::waitpid(pid, &status, 0);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

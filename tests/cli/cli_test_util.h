@@ -24,10 +24,12 @@ cmd_result run_cmd(const std::vector<std::string>& argv, const std::string& dir)
 cmd_result run_until_signal(const std::vector<std::string>& argv, const std::string& dir,
                             int wait_ms, int sig = SIGINT);
 // The same with several signals, each wait_ms after the one before; alive[k] says whether the
-// command was still running when step k came (a step after its end sends nothing).
+// command was still running when step k came (a step after its end sends nothing). A step
+// `to_children` signals the command's child processes instead of the command.
 struct signal_step {
     int wait_ms;
     int sig;
+    bool to_children = false;
 };
 cmd_result run_with_signals(const std::vector<std::string>& argv, const std::string& dir,
                             const std::vector<signal_step>& steps, std::vector<bool>& alive);

@@ -199,11 +199,13 @@ TEST(CliE2E, EmitJobsParallelMergeEqualsLocalSweep) {
     std::string why;
     EXPECT_TRUE(test::xml_well_formed(d + "/plots/sweep-arithoh_count.svg", why)) << why;
     // A missing point: named, the other rows still written, exit 1.
-    std::remove((d + "/jobs/point-0002.json").c_str());
+    const std::string p2 = d + "/jobs/point-0002.json", kept = test::slurp(p2);
+    std::remove(p2.c_str());
     const auto partial = run_cmd(nestvp({"merge", d + "/jobs"}), d);
     EXPECT_EQ(partial.code, 1);
     EXPECT_NE(partial.err.find("point-0002.json"), std::string::npos) << partial.err;
     EXPECT_EQ(test::count_of(partial.out, "\n"), 4u);
+    std::ofstream(p2) << kept;
     // A point that a signal stopped (a time limit's SIGTERM): named, its row kept and marked.
     const std::string p1 = d + "/jobs/point-0001.json";
     std::string rec = test::slurp(p1);
@@ -214,9 +216,9 @@ TEST(CliE2E, EmitJobsParallelMergeEqualsLocalSweep) {
     EXPECT_EQ(stopped.code, 1);
     EXPECT_NE(stopped.err.find(p1 + ": partial: the run was stopped at "), std::string::npos)
         << stopped.err;
-    EXPECT_NE(stopped.err.find("2 of 4 points missing, unreadable or partial"), std::string::npos)
+    EXPECT_NE(stopped.err.find("1 of 4 points missing, unreadable or partial"), std::string::npos)
         << stopped.err;
-    EXPECT_EQ(test::count_of(stopped.out, "\n"), 4u);
+    EXPECT_EQ(test::count_of(stopped.out, "\n"), 5u);
     EXPECT_EQ(test::count_of(stopped.out, ",true,"), 1u) << stopped.out;
 }
 
@@ -273,10 +275,45 @@ TEST(CliE2E, SlurmArrayScriptRunsEachLine) {
     EXPECT_EQ(test::slurp(d + "/merged.csv"), test::slurp(d + "/local.csv"));
 }
 
+// A signal that reaches a point alone (not the sweep) keeps its partial row and fails the sweep.
+TEST(CliE2E, SweepPointStoppedAloneFailsTheSweep) {
+    const std::string d = test::fresh_dir("e2e-sweep-alone");
+    const std::string csv = d + "/s.csv";
+    std::vector<bool> alive;
+    const auto r = test::run_with_signals(nestvp({"sweep", k_ref, "--set", "run.duration_s=100000",
+                                                  "--grid", "l2.hz=100", "--csv", csv, "--quiet"}),
+                                          d, {{2000, SIGTERM, true}}, alive);
+    ASSERT_EQ(alive, std::vector<bool>{true});
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("point 0 (l2.hz=100) was stopped by a signal (its record is partial)"),
+              std::string::npos)
+        << r.err;
+    const std::string out = test::slurp(csv);
+    EXPECT_EQ(test::count_of(out, "\n"), 2u) << out;
+    EXPECT_NE(out.find(",true,"), std::string::npos) << out;  // partial
+}
+
+// The same for a side of compare: the table is written, marked partial, and the exit code is 1.
+TEST(CliE2E, CompareSideStoppedAloneFailsTheComparison) {
+    const std::string d = test::fresh_dir("e2e-compare-alone");
+    std::vector<bool> alive;
+    const auto r = test::run_with_signals(
+        nestvp({"compare", k_ref, "--set", "run.duration_s=100000", "--vs", "l2.hz=250"}), d,
+        {{2000, SIGTERM, true}}, alive);
+    ASSERT_EQ(alive, std::vector<bool>{true});
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("the A run was stopped by a signal (its record is partial)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("the B run was stopped by a signal"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("(PARTIAL: interrupted)"), std::string::npos) << r.out;
+}
+
 TEST(CliE2E, SweepSigintWritesFinishedAndPartialRows) {
     const std::string d = test::fresh_dir("e2e-sweep-sigint");
     const std::string csv = d + "/s.csv";
-    // Only the sweep gets the signal (not a terminal's whole process group): it forwards it.
+    // Only the sweep gets the signal (not a terminal's whole process group): it stops its points
+    // with SIGTERM.
     const auto r =
         test::run_until_signal(nestvp({"sweep", k_ref, "--set", "run.duration_s=100000", "--grid",
                                        "l2.hz=100,250", "-j", "1", "--csv", csv, "--quiet"}),

@@ -354,18 +354,20 @@ TEST(CliE2E, SigtermAndSighupWritePartialMetricsAndExit130) {
     }
 }
 
-// Under nohup a hang-up is ignored, and stays ignored: the run goes on until a SIGINT.
+// Under nohup a hang-up is ignored, and stays ignored: the run goes on to its end.
 TEST(CliE2E, AnIgnoredSighupStaysIgnored) {
     const std::string d = test::fresh_dir("e2e-nohup");
     const std::string json = d + "/r.json";
     std::vector<bool> alive;
+    // 20 s simulated take over a second here, and longer in sanitizer builds.
     const auto r = test::run_with_signals({"/usr/bin/nohup", nestvp({})[0], "run", k_ref, "--set",
-                                           "run.duration_s=100000", "--json", json, "--quiet"},
-                                          d, {{500, SIGHUP}, {500, SIGINT}}, alive);
-    ASSERT_EQ(alive, (std::vector<bool>{true, true})) << "the hang-up stopped the run";
-    EXPECT_EQ(r.code, 130) << r.err;
+                                           "run.duration_s=20", "--json", json, "--quiet"},
+                                          d, {{300, SIGHUP}}, alive);
+    ASSERT_EQ(alive, std::vector<bool>{true}) << "the run ended before the hang-up";
+    EXPECT_EQ(r.code, 0) << r.err;
     const run_record rec = parse_run_record(test::slurp(json), json);
-    EXPECT_TRUE(rec.result.partial);
+    EXPECT_FALSE(rec.result.partial);
+    EXPECT_EQ(rec.result.sim_seconds, 20.0);
 }
 
 // A SIGINT partial run whose JSON could not be written says so, and exits 130; its CSV is kept.
@@ -394,6 +396,7 @@ std::string tty_stderr_of(std::vector<std::string> args, double wall_s) {
     if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) return "openpty failed";
     const pid_t pid = ::fork();
     if (pid == 0) {
+        ::signal(SIGINT, SIG_DFL);  // whatever the test runner was started with
         ::dup2(slave, 2);
         const int null = ::open("/dev/null", O_WRONLY);
         ::dup2(null, 1);

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 
 #include "cli_test_util.h"
 #include "platforms/report/json.h"
@@ -75,6 +76,20 @@ TEST(CliE2E, UncertaintyEmitJobsMergeEqualsLocal) {
     const auto merged = run_cmd(nestvp({"merge", d + "/jobs", "--csv", d + "/merged.csv"}), d);
     ASSERT_EQ(merged.code, 0) << merged.err;
     EXPECT_EQ(test::slurp(d + "/merged.csv"), test::slurp(d + "/local.csv"));
+    EXPECT_NE(merged.out.find("samples: 4 of 4"), std::string::npos) << merged.out;
+    // A point that a signal stopped is named and left out of the analysis: its sample is not
+    // complete any more.
+    const std::string p0 = d + "/jobs/point-0000.json";
+    std::string rec = test::slurp(p0);
+    const size_t at = rec.find("\"partial\": false");
+    ASSERT_NE(at, std::string::npos);
+    std::ofstream(p0) << rec.replace(at, 16, "\"partial\": true");
+    const auto stopped = run_cmd(nestvp({"merge", d + "/jobs"}), d);
+    EXPECT_EQ(stopped.code, 1);
+    EXPECT_NE(stopped.err.find(p0 + ": partial: the run was stopped at "), std::string::npos)
+        << stopped.err;
+    EXPECT_NE(stopped.err.find("left out of the analysis"), std::string::npos) << stopped.err;
+    EXPECT_NE(stopped.out.find("samples: 3 of 4"), std::string::npos) << stopped.out;
 }
 
 TEST(CliE2E, UncertaintyBadArgumentsExit2) {
