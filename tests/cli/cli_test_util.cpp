@@ -110,6 +110,15 @@ cmd_result run_until_signal(const std::vector<std::string>& argv, const std::str
     return run_with_signals(argv, dir, {{wait_ms, sig}}, alive);
 }
 
+bool mark_partial(const std::string& path) {
+    std::string rec = slurp(path);
+    const std::string from = "\"partial\": false";
+    const size_t at = rec.find(from);
+    if (at == std::string::npos) return false;
+    std::ofstream(path) << rec.replace(at, from.size(), "\"partial\": true");
+    return true;
+}
+
 std::vector<std::string> nestvp(std::vector<std::string> args) {
     args.insert(args.begin(), std::string(NESTVP_BINARY_DIR) + "/nestvp");
     return args;

@@ -33,6 +33,9 @@ struct signal_step {
 };
 cmd_result run_with_signals(const std::vector<std::string>& argv, const std::string& dir,
                             const std::vector<signal_step>& steps, std::vector<bool>& alive);
+// Marks the run record at `path` partial, as a run that a signal stopped writes it; false if
+// the record has no "partial": false to change.
+bool mark_partial(const std::string& path);
 // `nestvp` arguments -> argv with the built binary first.
 std::vector<std::string> nestvp(std::vector<std::string> args);
 

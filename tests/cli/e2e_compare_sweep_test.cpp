@@ -208,10 +208,7 @@ TEST(CliE2E, EmitJobsParallelMergeEqualsLocalSweep) {
     std::ofstream(p2) << kept;
     // A point that a signal stopped (a time limit's SIGTERM): named, its row kept and marked.
     const std::string p1 = d + "/jobs/point-0001.json";
-    std::string rec = test::slurp(p1);
-    const size_t at = rec.find("\"partial\": false");
-    ASSERT_NE(at, std::string::npos);
-    std::ofstream(p1) << rec.replace(at, 16, "\"partial\": true");
+    ASSERT_TRUE(test::mark_partial(p1));
     const auto stopped = run_cmd(nestvp({"merge", d + "/jobs"}), d);
     EXPECT_EQ(stopped.code, 1);
     EXPECT_NE(stopped.err.find(p1 + ": partial: the run was stopped at "), std::string::npos)

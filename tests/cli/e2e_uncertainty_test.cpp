@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 
 #include "cli_test_util.h"
 #include "platforms/report/json.h"
@@ -80,10 +79,7 @@ TEST(CliE2E, UncertaintyEmitJobsMergeEqualsLocal) {
     // A point that a signal stopped is named and left out of the analysis: its sample is not
     // complete any more.
     const std::string p0 = d + "/jobs/point-0000.json";
-    std::string rec = test::slurp(p0);
-    const size_t at = rec.find("\"partial\": false");
-    ASSERT_NE(at, std::string::npos);
-    std::ofstream(p0) << rec.replace(at, 16, "\"partial\": true");
+    ASSERT_TRUE(test::mark_partial(p0));
     const auto stopped = run_cmd(nestvp({"merge", d + "/jobs"}), d);
     EXPECT_EQ(stopped.code, 1);
     EXPECT_NE(stopped.err.find(p0 + ": partial: the run was stopped at "), std::string::npos)
