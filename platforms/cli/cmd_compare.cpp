@@ -38,7 +38,8 @@ const char* const k_help =
     "\n"
     "example: nestvp compare platforms/reference.yaml --set l1.dec_policy=no-cancel \\\n"
     "             --vs l1.dec_policy=cancel\n"
-    "Exit codes: 0 ok, 1 a run failed, 2 bad command line or platform file, 130 interrupted.\n";
+    "Exit codes: 0 ok, 1 a run failed or was stopped on its own, 2 bad command line or\n"
+    "platform file, 130 interrupted.\n";
 
 std::string join_settings(const std::vector<std::string>& sets) {
     std::string s;
@@ -59,14 +60,16 @@ json compare_doc(const std::string& label_a, const std::string& label_b, const r
     return w;
 }
 
-// One side failed: the other's results are not lost. Its summary goes to stdout, and --json
-// holds its record, with null for the side that failed and no difference.
+// One side has no record (`other_why`: "failed", or stopped before it wrote one): the other's
+// results are not lost. Its summary goes to stdout, and --json holds its record, with null for
+// the side without one and no difference.
 void write_finished_side(const run_record (&rec)[2], const bool (&have)[2],
                          const std::string& label_a, const std::string& label_b,
-                         const std::string& json_out) {
+                         const std::string& json_out, const std::string& other_why) {
     const int i = have[0] ? 0 : 1;
     if (json_out != "-") {
-        std::printf("%s finished (the other run failed):\n", (i == 0 ? label_a : label_b).c_str());
+        std::printf("%s %s (the other run %s):\n", (i == 0 ? label_a : label_b).c_str(),
+                    rec[i].result.partial ? "stopped" : "finished", other_why.c_str());
         std::fputs(summary_table(rec[i]).c_str(), stdout);
     }
     flush_stdout("compare");
@@ -186,25 +189,29 @@ int compare_main(int argc, char** argv) {
     int rc = exit_ok;
     run_record rec[2];
     bool have[2] = {false, false}, alone = false;
+    std::string why_not[2];  // why a side has no record
     for (int i = 0; i < 2; ++i) {
         const child_end end = end_of_child(codes[i]);
+        const char* name = i == 0 ? "A" : "B";
         if (end == child_end::failed) {
-            std::fprintf(stderr, "nestvp compare: the %s run failed (%s):\n%s", i == 0 ? "A" : "B",
+            std::fprintf(stderr, "nestvp compare: the %s run failed (%s):\n%s", name,
                          child_exit_text(codes[i]).c_str(),
                          tail_of_file(cj[i].stderr_path).c_str());
+            why_not[i] = "failed";
             rc = exit_failure;
             continue;
         }
-        if (end == child_end::stopped && codes[i] != exit_interrupted) {
-            rc = exit_failure;  // stopped before it wrote a record; 130 below
-            continue;
-        }
-        if (end == child_end::stopped_alone) {
-            std::fprintf(stderr,
-                         "nestvp compare: the %s run was stopped by a signal (its record "
-                         "is partial)\n",
-                         i == 0 ? "A" : "B");
-            alone = true;
+        if (end != child_end::ok) {
+            const bool wrote = ::access((tmp + "/" + side[i] + ".json").c_str(), F_OK) == 0;
+            if (end == child_end::stopped_alone)
+                std::fprintf(stderr, "nestvp compare: the %s run was stopped by a signal%s\n", name,
+                             wrote ? " (its record is partial)" : " before it wrote a record");
+            alone = alone || end == child_end::stopped_alone;
+            if (!wrote) {  // a stopped command says so below
+                why_not[i] = "was stopped before it wrote a record";
+                rc = exit_failure;
+                continue;
+            }
         }
         try {
             rec[i] =
@@ -215,6 +222,7 @@ int compare_main(int argc, char** argv) {
             have[i] = true;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "nestvp compare: %s\n", e.what());
+            why_not[i] = "failed";
             rc = exit_failure;
         }
     }
@@ -258,9 +266,11 @@ int compare_main(int argc, char** argv) {
             rc = exit_failure;
         if (rc == exit_ok && partial) rc = alone ? exit_failure : exit_interrupted;
     } else if (have[0] || have[1]) {
-        write_finished_side(rec, have, label_a, label_b, json_out);
+        write_finished_side(rec, have, label_a, label_b, json_out, why_not[have[0] ? 1 : 0]);
+    } else if (stop_requested()) {
+        std::fprintf(stderr, "nestvp compare: interrupted before either run wrote a record\n");
     }
-    if (stop_requested() && rc == exit_failure) rc = exit_interrupted;
+    if (stop_requested() && rc == exit_failure && !alone) rc = exit_interrupted;
     remove_temp_dir(tmp);
     return rc;
 }

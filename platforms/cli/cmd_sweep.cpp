@@ -39,8 +39,8 @@ const char* const k_help =
     "  --quiet               no progress messages\n"
     "  --help                this text\n"
     "\n"
-    "Exit codes: 0 ok, 1 a point failed (the other rows are still written), 2 bad command\n"
-    "line or platform file, 130 interrupted.\n";
+    "Exit codes: 0 ok, 1 a point failed or was stopped on its own (the other rows are still\n"
+    "written), 2 bad command line or platform file, 130 interrupted.\n";
 
 int sweep_main(int argc, char** argv) {
     install_stop_signals();  // first: a stop signal while loading still ends in a partial result

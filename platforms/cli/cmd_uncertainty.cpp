@@ -43,8 +43,8 @@ const char* const k_help =
     "  --quiet           no progress messages\n"
     "  --help            this text\n"
     "\n"
-    "Exit codes: 0 ok, 1 a run failed (the others are still used), 2 bad command line or\n"
-    "platform file, 130 interrupted.\n";
+    "Exit codes: 0 ok, 1 a run failed or was stopped on its own (the others are still used),\n"
+    "2 bad command line or platform file, 130 interrupted.\n";
 
 int uncertainty_main(int argc, char** argv) {
     install_stop_signals();

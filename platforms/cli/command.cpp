@@ -30,9 +30,9 @@ const std::vector<command>& commands() {
 child_end end_of_child(int code) {
     if (code == exit_ok) return child_end::ok;
     if (stop_requested()) {
-        // Never started (-1), stopped (130), or killed by the command's SIGTERM before it had
-        // installed its handler.
-        if (code == -1 || code == exit_interrupted || code == 128 + SIGTERM)
+        // Never started (-1), stopped (130), or killed by a stop signal before it had installed
+        // its handler (SIGINT's 130 looks like a handled stop; the caller finds no record).
+        if (code == -1 || code == exit_interrupted || code == 128 + SIGTERM || code == 128 + SIGHUP)
             return child_end::stopped;
         return child_end::failed;
     }

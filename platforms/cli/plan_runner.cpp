@@ -73,22 +73,27 @@ int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, boo
     std::vector<child_end> ends(codes.size());
     for (size_t i = 0; i < codes.size(); ++i) {
         ends[i] = end_of_child(codes[i]);
-        if (ends[i] == child_end::stopped_alone) {
-            // A signal reached the point alone: its partial record is kept, and the run fails.
-            std::fprintf(stderr, "nestvp %s: %s was stopped by a signal (its record is partial)\n",
-                         cmd, point_where(plan, i).c_str());
-            rc = exit_failure;
-        } else if (ends[i] == child_end::failed) {
-            std::fprintf(stderr, "nestvp %s: %s failed (%s):\n%s", cmd,
-                         point_where(plan, i).c_str(), child_exit_text(codes[i]).c_str(),
-                         tail_of_file(cj[i].stderr_path).c_str());
-            rc = exit_failure;
-        }
+        if (ends[i] != child_end::failed) continue;
+        std::fprintf(stderr, "nestvp %s: %s failed (%s):\n%s", cmd, point_where(plan, i).c_str(),
+                     child_exit_text(codes[i]).c_str(), tail_of_file(cj[i].stderr_path).c_str());
+        rc = exit_failure;
     }
     std::vector<std::string> problems, stale;
     pts = load_points(plan, tmp, problems, stale);
-    for (size_t i = 0; i < codes.size(); ++i)
+    for (size_t i = 0; i < codes.size(); ++i) {
         if (ends[i] == child_end::failed) pts[i].reset();  // a record it left is not its result
+        if (ends[i] == child_end::stopped_alone) {
+            // A signal reached the point alone: its partial record is kept, and the run fails.
+            std::fprintf(stderr, "nestvp %s: %s was stopped by a signal%s\n", cmd,
+                         point_where(plan, i).c_str(),
+                         pts[i] ? " (its record is partial)" : " before it wrote a record");
+            rc = exit_failure;
+        } else if (ends[i] == child_end::ok && !pts[i]) {
+            std::fprintf(stderr, "nestvp %s: %s finished, but its record cannot be read\n", cmd,
+                         point_where(plan, i).c_str());
+            rc = exit_failure;
+        }
+    }
     remove_temp_dir(tmp);
     return stop_requested() ? exit_interrupted : rc;
 }

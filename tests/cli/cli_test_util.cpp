@@ -66,6 +66,29 @@ std::vector<pid_t> children_of(pid_t pid) {
     }
     return out;
 }
+
+// Whether process `pid` catches signal `sig` (SigCgt in /proc/PID/status, a hex bit mask).
+bool catches(pid_t pid, int sig) {
+    std::istringstream in(slurp("/proc/" + std::to_string(pid) + "/status"));
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("SigCgt:", 0) == 0)
+            return (std::stoull(line.substr(7), nullptr, 16) >> (sig - 1)) & 1u;
+    return false;
+}
+
+// The children of `pid`, once there is one and all of them catch `sig` (each has installed its
+// handler), waited for up to 60 s (a sanitizer build starts slowly); empty if that never came.
+std::vector<pid_t> children_catching(pid_t pid, int sig) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < until) {
+        const std::vector<pid_t> children = children_of(pid);
+        bool all = !children.empty();
+        for (const pid_t c : children) all = all && catches(c, sig);
+        if (all) return children;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return {};
+}
 }  // namespace
 
 cmd_result run_with_signals(const std::vector<std::string>& argv, const std::string& dir,
@@ -92,10 +115,16 @@ cmd_result run_with_signals(const std::vector<std::string>& argv, const std::str
         ended = ended || ::waitpid(pid, &status, WNOHANG) == pid;
         alive.push_back(!ended);
         if (ended) continue;
-        if (s.to_children)
-            for (const pid_t c : children_of(pid)) ::kill(c, s.sig);
-        else
+        if (!s.to_children) {
             ::kill(pid, s.sig);
+            continue;
+        }
+        const std::vector<pid_t> children = children_catching(pid, s.sig);
+        for (const pid_t c : children) ::kill(c, s.sig);
+        if (children.empty()) {  // nothing to signal: do not wait for a run that may not end
+            for (const pid_t c : children_of(pid)) ::kill(c, SIGKILL);
+            ::kill(pid, SIGKILL);
+        }
     }
     if (!ended) ::waitpid(pid, &status, 0);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

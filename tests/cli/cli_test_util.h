@@ -25,7 +25,8 @@ cmd_result run_until_signal(const std::vector<std::string>& argv, const std::str
                             int wait_ms, int sig = SIGINT);
 // The same with several signals, each wait_ms after the one before; alive[k] says whether the
 // command was still running when step k came (a step after its end sends nothing). A step
-// `to_children` signals the command's child processes instead of the command.
+// `to_children` signals the command's child processes instead of the command, once they catch
+// the signal; if none does within 60 s, the command and its children are killed (code -1).
 struct signal_step {
     int wait_ms;
     int sig;

@@ -279,7 +279,7 @@ TEST(CliE2E, SweepPointStoppedAloneFailsTheSweep) {
     std::vector<bool> alive;
     const auto r = test::run_with_signals(nestvp({"sweep", k_ref, "--set", "run.duration_s=100000",
                                                   "--grid", "l2.hz=100", "--csv", csv, "--quiet"}),
-                                          d, {{2000, SIGTERM, true}}, alive);
+                                          d, {{1000, SIGTERM, true}}, alive);
     ASSERT_EQ(alive, std::vector<bool>{true});
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_NE(r.err.find("point 0 (l2.hz=100) was stopped by a signal (its record is partial)"),
@@ -294,9 +294,10 @@ TEST(CliE2E, SweepPointStoppedAloneFailsTheSweep) {
 TEST(CliE2E, CompareSideStoppedAloneFailsTheComparison) {
     const std::string d = test::fresh_dir("e2e-compare-alone");
     std::vector<bool> alive;
-    const auto r = test::run_with_signals(
-        nestvp({"compare", k_ref, "--set", "run.duration_s=100000", "--vs", "l2.hz=250"}), d,
-        {{2000, SIGTERM, true}}, alive);
+    const auto r =
+        test::run_with_signals(nestvp({"compare", k_ref, "--set", "run.duration_s=100000", "--vs",
+                                       "l2.hz=250", "-j", "2"}),
+                               d, {{1000, SIGTERM, true}}, alive);
     ASSERT_EQ(alive, std::vector<bool>{true});
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_NE(r.err.find("the A run was stopped by a signal (its record is partial)"),
