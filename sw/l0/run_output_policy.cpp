@@ -18,13 +18,16 @@ const char* to_string(run_output_policy p) {
             return "powervm";
         case run_output_policy::powervm_dec_expiry:
             return "powervm-dec-expiry";
+        case run_output_policy::powervm_deduced:
+            return "powervm-deduced";
     }
     return "?";
 }
 
 namespace {
 const run_output_policy all_run_output_policies[] = {
-    run_output_policy::qemu, run_output_policy::powervm, run_output_policy::powervm_dec_expiry};
+    run_output_policy::qemu, run_output_policy::powervm, run_output_policy::powervm_dec_expiry,
+    run_output_policy::powervm_deduced};
 }  // namespace
 
 std::vector<std::string> run_output_policy_names() {
@@ -74,10 +77,15 @@ void run_output_ids(uint64_t exit_vector, run_output_policy p, std::vector<uint1
             ids.assign({gsid::HFSCR, gsid::NIA, gsid::MSR});
             break;
         default:
+            // get-state-deduction.md §3: the kvm_guest_exit tracepoint's NIA read after an
+            // HDEC (or any other) exit is visible to the probe, and the seed shows no policy-
+            // dependent reloads, so PowerVM returns NIA on every exit reason.
+            if (p == run_output_policy::powervm_deduced) ids.push_back(gsid::NIA);
             break;
     }
     // §2.6: newer PowerVM firmware puts DEC expiry TB in the output buffer on every trap.
-    if (p == run_output_policy::powervm_dec_expiry) ids.push_back(gsid::DEC_EXPIRY_TB);
+    if (p == run_output_policy::powervm_dec_expiry || p == run_output_policy::powervm_deduced)
+        ids.push_back(gsid::DEC_EXPIRY_TB);
 }
 
 // The largest run-output buffer any policy can produce (header + elements), computed once.

@@ -8,7 +8,10 @@
 namespace nestvp {
 
 // What L0 writes to the run-output buffer on exit (l0.run_output; §2.6, §6).
-enum class run_output_policy { qemu, powervm, powervm_dec_expiry };
+// powervm_deduced: what the seed's flat GET_STATE count forces on PowerVM's output
+// (get-state-deduction.md §3): NIA and DEC_EXPIRY_TB on every exit, MSR and GPR3-12 on hcalls,
+// HDAR, HDSISR, ASDR, NIA and MSR on HDSI (docs/l0-firmware.md).
+enum class run_output_policy { qemu, powervm, powervm_dec_expiry, powervm_deduced };
 const char* to_string(run_output_policy p);
 // The names of every policy, in declaration order (the values l0.run_output accepts).
 std::vector<std::string> run_output_policy_names();

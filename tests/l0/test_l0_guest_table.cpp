@@ -173,6 +173,13 @@ TEST(L0Run, OutputPerExitVectorAndPolicy) {
         {EXIT_HVIRT, run_output_policy::powervm, {}},
         {EXIT_HDEC, run_output_policy::powervm_dec_expiry, {gsid::DEC_EXPIRY_TB}},
         {EXIT_HEA, run_output_policy::powervm, {gsid::HEIR, gsid::NIA, gsid::MSR}},
+        // get-state-deduction.md §3: NIA and DEC_EXPIRY_TB on every exit reason.
+        {EXIT_HDEC, run_output_policy::powervm_deduced, {gsid::NIA, gsid::DEC_EXPIRY_TB}},
+        {EXIT_HVIRT, run_output_policy::powervm_deduced, {gsid::NIA, gsid::DEC_EXPIRY_TB}},
+        {EXIT_EXTERNAL, run_output_policy::powervm_deduced, {gsid::NIA, gsid::DEC_EXPIRY_TB}},
+        {EXIT_HDSI,
+         run_output_policy::powervm_deduced,
+         {gsid::HDAR, gsid::HDSISR, gsid::ASDR, gsid::NIA, gsid::MSR, gsid::DEC_EXPIRY_TB}},
     };
     for (const auto& c : cases) {
         test_l1 t;
@@ -195,6 +202,7 @@ TEST(L0Run, OutputPerExitVectorAndPolicy) {
     auto pd = run_output_ids(EXIT_HCALL, run_output_policy::powervm_dec_expiry);
     ASSERT_EQ(pd.size(), 13u);
     EXPECT_EQ(pd.back(), gsid::DEC_EXPIRY_TB);
+    EXPECT_EQ(run_output_ids(EXIT_HCALL, run_output_policy::powervm_deduced), pd);
 }
 
 TEST(L0Run, DecExpiryIsKeptAcrossRunsAndReturnedByPowervmDecExpiry) {
@@ -289,6 +297,8 @@ TEST(L0Dispatch, RoutesArgumentsR4ToR9) {
     run_output_policy p;
     EXPECT_TRUE(parse_run_output_policy("powervm-dec-expiry", p));
     EXPECT_EQ(p, run_output_policy::powervm_dec_expiry);
+    EXPECT_TRUE(parse_run_output_policy("powervm-deduced", p));
+    EXPECT_EQ(p, run_output_policy::powervm_deduced);
     EXPECT_FALSE(parse_run_output_policy("phyp", p));
 }
 
