@@ -75,4 +75,19 @@ void hardware_thread::guest_mmio_store(uint64_t ea) {
     guest_trap(t);
 }
 
+uint64_t hardware_thread::guest_mmio_load(uint64_t ea) {
+    // HDSI as for a store, with HDSISR[38] clear; the result comes back in RT (r9).
+    settle();
+    sw_context* me = m_guest;
+    const uint64_t m = m_irq.msr();
+    m_irq.set_hsrr(me->nia, m);
+    m_irq.set_msr(msr::sf | msr::hv | (m & (msr::me | msr::ri)));
+    trap_info t{0xE00, me->nia, m};
+    t.hdar = ea;
+    t.hdsisr = 0;
+    t.asdr = ea & ~0xFFFull;
+    guest_trap(t);
+    return me->gpr[9];
+}
+
 }  // namespace nestvp

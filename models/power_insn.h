@@ -20,7 +20,15 @@ constexpr unsigned rs_field(uint32_t insn) {
     return (insn >> 21) & 31u;
 }
 
-// The guest's MMIO accessor (iowrite32 -> stw r9,0(r10)).
+// ld RT,DS(RA): primary opcode 58, RT in bits 6-10 (DS-form).
+constexpr uint32_t ld(unsigned rt, unsigned ra, int16_t ds) {
+    return (58u << 26) | ((rt & 31u) << 21) | ((ra & 31u) << 16) |
+           (static_cast<uint16_t>(ds) & 0xFFFCu);
+}
+
+// The guest's MMIO accessors: a store (iowrite32, out_be64 -> stw r9,0(r10)) and a load
+// (in_be64 -> ld r9,0(r10)). HDSISR says which one trapped.
 constexpr uint32_t guest_mmio_store = stw(9, 10, 0);
+constexpr uint32_t guest_mmio_load = ld(9, 10, 0);
 
 }  // namespace nestvp::power_insn

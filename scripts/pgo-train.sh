@@ -44,7 +44,8 @@ platforms/reference.yaml --set l1.dec_policy=cancel --set run.duration_s=0.5
 platforms/reference.yaml --set l1.dec_policy=cancel-poll --set l0.run_output=powervm --set run.duration_s=0.3
 platforms/reference.yaml --set l1.dec_policy=no-cancel --set machine.timer.impl=lockstep --set run.duration_s=0.3
 platforms/reference.yaml --set l1.dec_policy=cancel --set machine.timer.impl=rtl --set run.duration_s=0.2
-platforms/reference.yaml --set l2.devices.mmio_hz=2000 --set l2.devices.ipi_hz=700 --set run.duration_s=0.2
+platforms/reference.yaml --set l2.irqchip=in-kernel-xics --set l2.devices.ipi_hz=700 --set run.duration_s=0.2
+platforms/reference.yaml --set l2.devices.ipi_hz=700 --set run.duration_s=0.2
 platforms/nestedv1.yaml --set run.duration_s=0.3
 platforms/idle-heavy.yaml --set run.duration_s=0.3
 RUNS

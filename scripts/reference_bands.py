@@ -71,7 +71,8 @@ def main(path):
 
 
 KINDS = ["nested_entry_latency_ns", "nested_exit_latency_ns", "l1_handling_latency_ns",
-         "round_trip_latency_ns", "timer_interrupt_latency_ns", "wake_latency_ns"]
+         "round_trip_latency_ns", "timer_interrupt_latency_ns", "wake_latency_ns",
+         "l0_dispatch_latency_ns"]
 BREAKDOWNS = ["l1_handling_latency_ns", "timer_interrupt_latency_ns"]
 
 

@@ -246,11 +246,6 @@ public:
                         "workload.arithoh_copies <= l2.vcpus (one copy per vCPU)",
                         std::to_string(cfg.workload.arithoh_copies) + " copies on " +
                             std::to_string(cfg.l2.vcpus) + " vCPUs");
-        if (cfg.l2.devices_irq_vcpu >= cfg.l2.vcpus)
-            refuse_pair("l2.devices.irq_vcpu", "l2.vcpus",
-                        "l2.devices.irq_vcpu < l2.vcpus (a vCPU of the guest)",
-                        "vCPU " + std::to_string(cfg.l2.devices_irq_vcpu) + " of " +
-                            std::to_string(cfg.l2.vcpus));
         if (cfg.l2.devices_ipi_hz > 0 && cfg.l2.vcpus < 2)
             refuse_pair("l2.devices.ipi_hz", "l2.vcpus",
                         "l2.vcpus >= 2 when l2.devices.ipi_hz > 0 (an IPI goes to another vCPU)",

@@ -122,8 +122,8 @@ json counts_json(const std::map<std::string, uint64_t>& m) {
 json units_json(const run_metrics& m) {
     json u = json::object();
     for (const char* k : {"sim_seconds", "wall_seconds", "sc_events"}) u[k] = metric_unit(k);
-    for (const char* k : {"kvm_guest_exit", "gsb_recv", "gsb_send", "h_guest_run_vcpu",
-                          "h_enter_nested", "exits_by_reason", "arithoh_count"})
+    for (const char* k : {"kvm_guest_exit", "gsb_recv", "h_guest_get_state", "gsb_send",
+                          "h_guest_run_vcpu", "h_enter_nested", "exits_by_reason", "arithoh_count"})
         u[std::string("metrics.") + k] = "count";
     u["metrics.latencies"] = metric_unit("metrics.latencies");
     for (const auto& kv : m.counters)
@@ -295,6 +295,7 @@ json run_record_doc(const run_record& rec) {
     json mj = json::object();
     mj["kvm_guest_exit"] = m.kvm_guest_exit;
     mj["gsb_recv"] = m.gsb_recv;
+    mj["h_guest_get_state"] = m.h_guest_get_state;
     mj["gsb_send"] = m.gsb_send;
     mj["h_guest_run_vcpu"] = m.h_guest_run_vcpu;
     mj["h_enter_nested"] = m.h_enter_nested;
@@ -356,6 +357,7 @@ run_record parse_run_record(const std::string& text, const std::string& what) {
     run_metrics& rm = r.metrics;
     rm.kvm_guest_exit = need_u64(m, "kvm_guest_exit", what, "metrics");
     rm.gsb_recv = need_u64(m, "gsb_recv", what, "metrics");
+    rm.h_guest_get_state = need_u64(m, "h_guest_get_state", what, "metrics");
     rm.gsb_send = need_u64(m, "gsb_send", what, "metrics");
     rm.h_guest_run_vcpu = need_u64(m, "h_guest_run_vcpu", what, "metrics");
     rm.h_enter_nested = need_u64(m, "h_enter_nested", what, "metrics");

@@ -142,7 +142,8 @@ std::string summary_table(const run_record& rec) {
     lines.push_back({"metrics", ""});
     lines.push_back({"arithoh_count", group_thousands(m.arithoh_count)});
     lines.push_back({"kvm_guest_exit", group_thousands(m.kvm_guest_exit)});
-    lines.push_back({"gsb_recv (H_GUEST_GET_STATE)", group_thousands(m.gsb_recv)});
+    lines.push_back({"gsb_recv (probe:kvmppc_gsb_recv)", group_thousands(m.gsb_recv)});
+    lines.push_back({"h_guest_get_state", group_thousands(m.h_guest_get_state)});
     lines.push_back({"gsb_send (H_GUEST_SET_STATE)", group_thousands(m.gsb_send)});
     lines.push_back({"h_guest_run_vcpu", group_thousands(m.h_guest_run_vcpu)});
     lines.push_back({"h_enter_nested", group_thousands(m.h_enter_nested)});
@@ -200,7 +201,8 @@ std::vector<compare_row> compare_rows(const run_record& a, const run_record& b) 
     };
     count("arithoh count", ma.arithoh_count, mb.arithoh_count);
     count("kvm_guest_exit", ma.kvm_guest_exit, mb.kvm_guest_exit);
-    count("gsb_recv (H_GUEST_GET_STATE)", ma.gsb_recv, mb.gsb_recv);
+    count("gsb_recv (probe:kvmppc_gsb_recv)", ma.gsb_recv, mb.gsb_recv);
+    count("h_guest_get_state", ma.h_guest_get_state, mb.h_guest_get_state);
     count("h_guest_run_vcpu", ma.h_guest_run_vcpu, mb.h_guest_run_vcpu);
     if (ma.h_enter_nested || mb.h_enter_nested)
         count("h_enter_nested", ma.h_enter_nested, mb.h_enter_nested);
@@ -306,8 +308,8 @@ namespace {
 
 const std::vector<std::string>& fixed_columns() {
     static const std::vector<std::string> cols = {
-        "sim_seconds", "sc_events",        "partial",        "kvm_guest_exit", "gsb_recv",
-        "gsb_send",    "h_guest_run_vcpu", "h_enter_nested", "arithoh_count",
+        "sim_seconds",       "sc_events", "partial",          "kvm_guest_exit", "gsb_recv",
+        "h_guest_get_state", "gsb_send",  "h_guest_run_vcpu", "h_enter_nested", "arithoh_count",
     };
     static const std::vector<std::string> all = [] {
         std::vector<std::string> c = cols;
@@ -346,11 +348,9 @@ std::string fixed_value(const run_record& rec, const std::string& col) {
     if (col == "sc_events") return json_number(r.sc_events);
     if (col == "sim_seconds") return json_number(r.sim_seconds);
     const std::map<std::string, uint64_t> counts = {
-        {"kvm_guest_exit", m.kvm_guest_exit},
-        {"gsb_recv", m.gsb_recv},
-        {"gsb_send", m.gsb_send},
-        {"h_guest_run_vcpu", m.h_guest_run_vcpu},
-        {"h_enter_nested", m.h_enter_nested},
+        {"kvm_guest_exit", m.kvm_guest_exit},       {"gsb_recv", m.gsb_recv},
+        {"h_guest_get_state", m.h_guest_get_state}, {"gsb_send", m.gsb_send},
+        {"h_guest_run_vcpu", m.h_guest_run_vcpu},   {"h_enter_nested", m.h_enter_nested},
         {"arithoh_count", m.arithoh_count},
     };
     const auto it = counts.find(col);
@@ -413,6 +413,7 @@ bool metric_value(const run_record& rec, const std::string& name, double& out) {
         {"sim_seconds", rec.result.sim_seconds},
         {"kvm_guest_exit", double(m.kvm_guest_exit)},
         {"gsb_recv", double(m.gsb_recv)},
+        {"h_guest_get_state", double(m.h_guest_get_state)},
         {"gsb_send", double(m.gsb_send)},
         {"h_guest_run_vcpu", double(m.h_guest_run_vcpu)},
         {"h_enter_nested", double(m.h_enter_nested)},
@@ -426,7 +427,8 @@ bool metric_value(const run_record& rec, const std::string& name, double& out) {
 
 const std::vector<std::string>& chart_metrics() {
     static const std::vector<std::string> names = {
-        "kvm_guest_exit", "gsb_recv", "h_guest_run_vcpu", "h_enter_nested", "arithoh_count",
+        "kvm_guest_exit",   "gsb_recv",       "h_guest_get_state",
+        "h_guest_run_vcpu", "h_enter_nested", "arithoh_count",
     };
     static const std::vector<std::string> all = [] {
         std::vector<std::string> c = names;

@@ -38,14 +38,18 @@ struct latency_report {
 inline const std::vector<std::string>& latency_kinds() {
     static const std::vector<std::string> kinds = {
         "nested_entry_latency_ns", "nested_exit_latency_ns",     "l1_handling_latency_ns",
-        "round_trip_latency_ns",   "timer_interrupt_latency_ns", "wake_latency_ns"};
+        "round_trip_latency_ns",   "timer_interrupt_latency_ns", "wake_latency_ns",
+        "l0_dispatch_latency_ns"};
     return kinds;
 }
 
 struct run_metrics {
     uint64_t kvm_guest_exit = 0;  // L1 run-loop passes (kvm_hv:kvm_guest_exit)
-    uint64_t gsb_recv = 0;        // H_GUEST_GET_STATE calls (probe:kvmppc_gsb_recv)
-    uint64_t gsb_send = 0;        // H_GUEST_SET_STATE calls
+    // GET_STATEs a function-entry probe on kvmppc_gsb_recv sees (probe:kvmppc_gsb_recv): those
+    // issued outside the guest-state window (docs/measurement-probes.md).
+    uint64_t gsb_recv = 0;
+    uint64_t h_guest_get_state = 0;  // every H_GUEST_GET_STATE hcall L0 handled
+    uint64_t gsb_send = 0;           // H_GUEST_SET_STATE calls
     uint64_t h_guest_run_vcpu = 0;
     uint64_t h_enter_nested = 0;
     std::map<std::string, uint64_t> exits_by_reason;  // "0x980", "0xc00", ...

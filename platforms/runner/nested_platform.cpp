@@ -58,6 +58,11 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     sc_core::sc_spawn_options opts;
     opts.set_stack_size(coroutine_stack);
     const bool spread = cfg.machine.placement == "spread";
+    const guest_irqchip chip = cfg.l2.irqchip == "emulated-xive" ? guest_irqchip::emulated_xive
+                                                                 : guest_irqchip::in_kernel_xics;
+    m_irq_queues.assign(n, guest_irq_queue{});
+    m_sched.polling.assign(n, 0);
+    m_sched.need_resched.assign(n, 0);
     for (unsigned v = 0; v < n; ++v) {
         const unsigned core_index = spread ? v % ncores : v / per_core;
         const unsigned slot = spread ? v / ncores : v % per_core;
@@ -101,6 +106,12 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         setup.boot_nia = l2_boot_nia;
         setup.dtl = cfg.l2.dtl;
         setup.l1 = cfg.l1;
+        setup.chip = chip;
+        setup.irqs = &m_irq_queues[v];
+        // A multi-queue device's managed vectors: queue i's interrupt on vCPU i
+        // (group_cpus_evenly, docs/interrupt-controller.md), so each vCPU takes an equal share.
+        setup.device_irq_hz = cfg.l2.devices_irq_hz / n;
+        setup.seed = cfg.run.seed;
         // The L1 vCPU's data port into its memory (TLM, DMI when granted).
         m_l1_ports.push_back(
             std::make_unique<tlm_memory_port>(("l1_port" + std::to_string(v)).c_str()));
@@ -120,7 +131,9 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         p.large_dec = large_dec;
         p.dec_bits = topts.dec_bits;
         p.seed = cfg.run.seed;
-        auto kernel = std::make_unique<l2_kernel>(*t, *l2, p, cfg.l2.costs, metrics, work);
+        p.chip = chip;
+        auto kernel = std::make_unique<l2_kernel>(*t, *l2, p, cfg.l2.costs, metrics, work,
+                                                  m_irq_queues[v], m_sched);
 
         kvm_run_loop* lp = loop.get();
         l2_kernel* kp = kernel.get();

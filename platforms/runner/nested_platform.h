@@ -61,6 +61,8 @@ private:
     std::vector<std::unique_ptr<l1_cpu>> m_cpus;
     std::vector<std::unique_ptr<kvm_run_loop>> m_loops;
     std::vector<std::unique_ptr<l2_kernel>> m_kernels;
+    std::vector<guest_irq_queue> m_irq_queues;  // per vCPU (sized before any pointer is taken)
+    l2_sched_view m_sched;
     std::vector<std::unique_ptr<workload>> m_workloads;
     std::unique_ptr<platform_trace> m_trace;
 };

@@ -166,8 +166,16 @@ void l0_firmware::h_cede(hv_thread_if& t, hcall_frame& f) {
     // ... or an interrupt-controller message to the partition (a host IPI: L0 prods it).
     while (!t.timers().dec_pending() && !t.irq().external())
         sc_core::wait(t.timers().pending_changed_event() | t.irq().external_event());
+    // The dispatch of the ceded virtual processor: from its DEC (or IPI) to its first cycle
+    // again (l0_dispatch_latency_ns; docs/calibration.md compares it with PowerVM's DTL).
+    const bool by_dec = t.timers().dec_pending();
+    const uint64_t woken = t.step_time();
+    mark(t, path_step::l0_dispatch);
     t.set_active(true);
     t.charge(m_costs.prod.cycles);
+    m_metrics.paths().sample(latency_kind::l0_dispatch, t.id(),
+                             by_dec ? latency_reason::by_dec : latency_reason::by_ipi, woken,
+                             t.step_time());
     f.r[3] = papr::H_SUCCESS;
 }
 

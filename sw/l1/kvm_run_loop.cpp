@@ -37,8 +37,11 @@ kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
       m_costs(costs),
       m_metrics(metrics),
       m_cache(cpu.thread(), mem, metrics, l1_gsb_costs{costs.gsb_element.cycles}),
-      m_setup(setup) {
+      m_setup(setup),
+      m_device_rng(setup.seed * 0xBF58476D1CE4E5B9ull + vcpu_id + 1) {
     m_vcpu.id = vcpu_id;
+    m_vcpu.irqs = setup.irqs;
+    m_device_timer.callback = [this] { device_irq(); };
     m_vcpu.thread = &cpu.thread();
     if (m_guest.vcpus.size() <= vcpu_id) m_guest.vcpus.resize(vcpu_id + 1, nullptr);
     m_guest.vcpus[vcpu_id] = &m_vcpu;
@@ -82,6 +85,7 @@ void kvm_run_loop::main() {
         m_guest.id = 1;  // nestedv1: the L2 LPID L1 allocated
     }
     m_vcpu.guest_id = m_guest.id;
+    arm_device_irq();
     for (;;) run_single_vcpu();
 }
 
@@ -133,8 +137,15 @@ void kvm_run_loop::set_timer() {
         m_cpu.start_hrtimer(m_vcpu.dec_timer, expiry);
 }
 
-uint32_t kvm_run_loop::enter_nestedv2(uint64_t time_limit, uint64_t& tb) {
-    // kvmhv_vcpu_entry_nestedv2 (§2.5): flush, run, invalidate, parse the output buffer.
+uint32_t kvm_run_loop::enter_nestedv2(uint64_t time_limit, uint64_t& tb, bool& entered) {
+    // kvmhv_vcpu_entry_nestedv2 (§2.5): an L1 interrupt that came in since the hard-disable
+    // (lazy_irq_pending) returns trap 0 before anything is sent: no hcall, the cache is kept.
+    if (m_cpu.irq_pending()) {
+        m_metrics.add(counter::l1_lazy_irq_returns, m_cpu.thread().id());
+        entered = false;
+        return 0;
+    }
+    // Flush, run, invalidate, parse the output buffer.
     mark(path_step::l1_flush);
     m_cache.flush(time_limit, entry_lpcr());
     uint64_t r4 = 0;
@@ -147,6 +158,7 @@ uint32_t kvm_run_loop::enter_nestedv2(uint64_t time_limit, uint64_t& tb) {
                                  std::to_string(static_cast<int64_t>(rc)) + ", index " +
                                  std::to_string(r4));
     m_cache.after_run();
+    entered = true;
     return static_cast<uint32_t>(r4);
 }
 
@@ -183,6 +195,12 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
                                               : static_cast<int64_t>(static_cast<int32_t>(raw));
     m_vcpu.v1_dec_expires = tb + dec;
     nested_pt_regs_read(m_mem, m_buf.pt_regs, regs);
+    // The fault registers of an HDSI come back in hv_guest_state (kvmhv_enter_nested_guest).
+    if (m_mem.read(m_buf.hv_state, hvbuf, hv_guest_state_size(hv.version)) &&
+        hv_guest_state_decode(hvbuf, hv_guest_state_size(hv.version), hv)) {
+        m_vcpu.v1_hdar = hv.hdar;
+        m_vcpu.v1_hdsisr = hv.hdsisr;
+    }
     for (unsigned n = 0; n < 32; ++n) m_vcpu.v1_gpr[n] = regs.gpr[n];
     m_vcpu.v1_nia = regs.nip;
     m_vcpu.v1_msr = regs.msr;
@@ -197,58 +215,82 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
 void kvm_run_loop::run_single_vcpu() {
     hardware_thread& t = m_cpu.thread();
     const unsigned ti = t.id();
-    // Step 1-2: reset trap and ceded; mark runnable; hard-disable interrupts.
-    mark(path_step::l1_run_loop_pass);
-    exec(m_costs.run_loop_pass.cycles);
+    // kvmhv_run_single_vcpu up to the guest-state window: trap and ceded reset,
+    // kvmppc_core_prepare_to_enter, hard-disable, the time limit (docs/l1-kvm-run-loop.md).
+    mark(path_step::l1_prepare);
+    exec(m_costs.prepare_entry.cycles);
     m_vcpu.trap = 0;
     m_vcpu.ceded = false;
     m_cpu.irq_disable();
     m_vcpu.on_cpu = true;  // vcpu->arch.thread_cpu: a kick now IPIs this thread
-    // Step 3: nestedv2 never injects DEC (df938a5576f3); the policy may clear it here.
+    // nestedv2 never injects DEC (df938a5576f3); the policy may clear it here.
     m_policy.on_entry(m_vcpu, m_guest.nestedv2);
-    // Step 4: cancel the DEC hrtimer.
     m_cpu.cancel_hrtimer(m_vcpu.dec_timer);
-    // Step 5: time limit = this CPU's next timer event; already due -> 0x980 without entering.
     uint64_t tb = m_cpu.mftb();
     const uint64_t time_limit = m_cpu.next_timer_event();
+    // kvmppc_update_vpa_dispatch_p9: the DTL entry records the PC; nestedv2 reloads NIA with a
+    // GET_STATE when the last exit did not return it (§2.5).
+    mark(path_step::l1_dtl);
+    if (m_setup.dtl && m_guest.nestedv2) m_cache.get(gsid::NIA);
+    mark(path_step::l1_guest_state_enter);
+    exec(m_costs.guest_state_enter.cycles);
+    // kvmhv_p9_guest_entry runs inside the window: a kprobe on kvmppc_gsb_recv misses it.
+    m_cache.set_in_guest_state_window(true);
     uint32_t trap = trap_hdec;
     uint32_t reason = 0;  // the exit, for the log: 0 when L2 was not entered
     const uint64_t reloads_before = m_cache.reloads();
     if (time_limit <= tb) {
+        // kvmhv_p9_guest_entry: hdec < 0 -> BOOK3S_INTERRUPT_HV_DECREMENTER, no hcall.
         m_metrics.add(counter::l1_early_returns, ti);
     } else {
-        // kvmppc_update_vpa_dispatch_p9: the DTL entry records the PC; nestedv2 reloads NIA
-        // with a GET_STATE when the last exit did not return it (§2.5).
-        mark(path_step::l1_dtl);
-        if (m_setup.dtl && m_guest.nestedv2) m_cache.get(gsid::NIA);
-        trap = m_guest.nestedv2 ? enter_nestedv2(time_limit, tb) : enter_nestedv1(time_limit, tb);
+        // ceded := 0, vcpu_vpa_increment_dispatch, hard-disable; nestedv1 also switches the
+        // PMU (switch_pmu_to_guest), nestedv2 does not.
+        mark(path_step::l1_vcpu_entry);
+        exec(m_costs.vcpu_entry.cycles);
+        if (!m_guest.nestedv2) exec(m_costs.pmu_to_guest.cycles);
+        bool entered = true;
+        if (m_guest.nestedv2)
+            trap = enter_nestedv2(time_limit, tb, entered);
+        else
+            trap = enter_nestedv1(time_limit, tb);
         m_vcpu.on_cpu = false;
-        m_metrics.record_exit(local_time::now().to_seconds(), m_vcpu.id);
-        // An L2 H_CEDE is consumed here: kvmppc_cede, then trap := 0.
-        const bool cede = trap == trap_syscall && hcall_number() == papr::H_CEDE;
-        reason = cede ? trap | latency_reason::cede_flag : trap;
-        sample_after_run(reason);
-        if (cede) {
-            kvmppc_cede();
-            trap = 0;
+        if (entered) {
+            m_metrics.record_exit(local_time::now().to_seconds(), m_vcpu.id);
+            mark(path_step::l1_vcpu_exit);
+            exec(m_costs.vcpu_exit.cycles);
+            if (!m_guest.nestedv2) exec(m_costs.pmu_to_host.cycles);
+            // An L2 H_CEDE is consumed here: kvmppc_cede, then trap := 0.
+            const bool cede = trap == trap_syscall && hcall_number() == papr::H_CEDE;
+            reason = cede ? trap | latency_reason::cede_flag : trap;
+            sample_after_run(reason);
+            if (cede) {
+                kvmppc_cede();
+                trap = 0;
+            }
         }
     }
+    m_cache.set_in_guest_state_window(false);
+    mark(path_step::l1_guest_state_exit);
+    exec(m_costs.guest_state_exit.cycles);
     m_vcpu.on_cpu = false;
     m_vcpu.trap = trap;
-    // Step 6: interrupts back on: L1 services its own timer here.
+    // Interrupts back on: L1 services its own timer here.
     mark(path_step::l1_interrupts);
     m_cpu.irq_enable();
-    // Step 7: the DEC cancel check of the selected policy.
+    // The DEC cancel check of the selected policy.
     mark(path_step::l1_dec_policy);
     const bool was_queued = m_vcpu.dec_queued;
     m_policy.after_exit(m_vcpu, m_guest.nestedv2, tb, [this] { return dec_expires_host_tb(); });
     if (was_queued && !m_vcpu.dec_queued) m_metrics.add(counter::l1_dec_dequeued, ti);
-    // Step 8: tracepoint kvm_guest_exit, once per pass. Enabled, its fast-assign reads the PC
-    // with kvmppc_get_pc (arch/powerpc/kvm/trace_hv.h): a NIA reload in nestedv2 (§2.5).
+    // Tracepoint kvm_guest_exit, once per pass. Enabled, its fast-assign reads the PC with
+    // kvmppc_get_pc (arch/powerpc/kvm/trace_hv.h): a NIA reload in nestedv2 (§2.5).
     mark(path_step::l1_trace_exit);
     m_metrics.add(counter::l1_guest_exits, ti);
-    if (m_setup.l1.trace_guest_exit && m_guest.nestedv2) m_cache.get(gsid::NIA);
-    // Step 9: kvmppc_handle_exit_hv.
+    if (m_setup.l1.trace_guest_exit) {
+        exec(m_costs.trace_exit.cycles);
+        if (m_guest.nestedv2) m_cache.get(gsid::NIA);
+    }
+    // kvmppc_handle_exit_hv.
     if (trap != 0) {
         mark(path_step::l1_handle_exit);
         exec(m_costs.handle_exit.cycles);
@@ -266,7 +308,9 @@ void kvm_run_loop::run_single_vcpu() {
                                                : "queued, dequeued (" + m_policy.name() + ")")
                        << "; " << m_cache.reloads() - reloads_before << " GET_STATE; "
                        << (check_block() ? "runs again" : "blocks"));
-    // Step 10: cede/blocking.
+    mark(path_step::l1_pass_end);
+    exec(m_costs.pass_end.cycles);
+    // The cede path: kvmppc_vcpu_check_block, then sleep until woken.
     if (!check_block()) {
         set_timer();
         // cancel-poll: kvm_vcpu_halt polls before it schedules out; a wake-up inside the

@@ -7,6 +7,7 @@
 // (kvmppc_cede, kvmppc_vcpu_check_block, kvmppc_set_timer with its hrtimer, blocking, wake).
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <vector>
 
 #include <systemc>
@@ -37,6 +38,10 @@ struct l2_vcpu_setup {
     uint64_t boot_msr = 0, boot_nia = 0;
     bool dtl = true;  // L2 registered a DTL: each entry writes the PC into it
     l1_config l1;     // the tracepoint and the polling window
+    guest_irqchip chip = guest_irqchip::in_kernel_xics;
+    guest_irq_queue* irqs = nullptr;  // what the controller presents to this vCPU
+    double device_irq_hz = 0;         // device interrupts the VMM raises on this vCPU
+    uint64_t seed = 1;                // the run's seed (device interrupt spacing)
 };
 
 // Where one vCPU's buffers live in L1 memory.
@@ -61,11 +66,22 @@ private:
     void create_guest();
     void create_vcpu();
     void run_single_vcpu();
-    uint32_t enter_nestedv2(uint64_t time_limit, uint64_t& tb);
+    // `entered` is false when it returned without an hcall (lazy_irq_pending).
+    uint32_t enter_nestedv2(uint64_t time_limit, uint64_t& tb, bool& entered);
     uint32_t enter_nestedv1(uint64_t time_limit, uint64_t& tb);
     void kvmppc_cede();
     // kvmppc_hv_emulate_mmio after an HDSI exit: the store's source GPR, then NIA past it.
     void emulate_mmio();
+    // The VMM's XIVE (QEMU hw/intc/xive.c, spapr_xive.c) behind a KVM_EXIT_MMIO: the TIMA
+    // ack lowers the line, a CPPR store re-presents what is still queued, a trigger store
+    // queues that vCPU's IPI and raises it (KVM_INTERRUPT). Returns a load's value.
+    uint64_t vmm_xive_access(uint64_t ea, bool store);
+    // Present `source` to `target` and raise its external: kvmppc_book3s_queue_irqprio and
+    // kvmppc_fast_vcpu_kick_hv (KVM_INTERRUPT from the VMM, or the in-kernel ICP).
+    void raise_external(kvm_vcpu& target, bool ipi);
+    // The VMM's device completes: a device interrupt on this vCPU, then the next one armed.
+    void device_irq();
+    void arm_device_irq();
     uint64_t hcall_number();  // the L2's r3 at a 0xC00 exit
     uint64_t gpr(unsigned n);
     void set_return(uint64_t r3);
@@ -105,6 +121,8 @@ private:
     uint64_t m_issued = 0, m_resumed = 0;  // the last run hcall's issue and return
     uint64_t m_blocks = 0;                 // times this vCPU blocked
     uint64_t m_wake_from = 0;              // hrtimer expiry that queued the DEC (0: none pending)
+    hrtimer m_device_timer;                // the VMM's device completions on this vCPU
+    std::mt19937_64 m_device_rng;
 };
 
 }  // namespace nestvp

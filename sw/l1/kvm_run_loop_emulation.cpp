@@ -41,11 +41,39 @@ void kvm_run_loop::kick(kvm_vcpu& target) {
     target.thread->host_ipi();
 }
 
+void kvm_run_loop::raise_external(kvm_vcpu& target, bool ipi) {
+    (ipi ? target.irqs->ipi : target.irqs->device) = true;
+    target.ext_pending = true;
+    if (&target != &m_vcpu) kick(target);
+}
+
+void kvm_run_loop::arm_device_irq() {
+    // Completions spaced uniformly in [0.5, 1.5] of the mean, from the run's seed.
+    if (m_setup.device_irq_hz <= 0) return;
+    std::uniform_real_distribution<double> jitter(0.5, 1.5);
+    const double mean_tb =
+        static_cast<double>(m_cpu.thread().owner().tb().freq_hz()) / m_setup.device_irq_hz;
+    m_cpu.start_hrtimer(m_device_timer,
+                        m_cpu.mftb() + static_cast<uint64_t>(mean_tb * jitter(m_device_rng)));
+}
+
+void kvm_run_loop::device_irq() {
+    // The VMM's device finishes a request on this vCPU's queue (its interrupt's affinity,
+    // docs/interrupt-controller.md) and raises the interrupt: in-kernel XICS through
+    // ics_deliver_irq, emulated XIVE through QEMU's xive_router_notify and KVM_INTERRUPT.
+    // Either queues the external (kvmppc_book3s_queue_irqprio); a sleeping vCPU wakes.
+    exec(m_costs.vmm_device_irq.cycles);
+    m_metrics.add(counter::l1_device_irqs, m_cpu.thread().id());
+    raise_external(m_vcpu, false);
+    arm_device_irq();
+}
+
 void kvm_run_loop::xics_hcall(uint64_t nr) {
-    // kvmppc_xics_hcall (book3s_xics.c), the ICP an L2 under KVM on PowerVM uses
+    // kvmppc_xics_hcall (book3s_xics.c), the ICP of an L2 with the in-kernel XICS
     // (l2-idle-and-get-state-paths.md §5). The arguments are GPRs of the hcall exit's output.
     const unsigned ti = m_cpu.thread().id();
     uint64_t rc = papr::H_SUCCESS;
+    guest_irq_queue& q = *m_vcpu.irqs;
     if (nr == papr::H_IPI) {
         // kvmppc_h_ipi: set the server's MFRR; more favoured than 0xFF, icp_deliver_irq
         // queues its external (kvmppc_book3s_queue_irqprio) and kicks it.
@@ -61,48 +89,103 @@ void kvm_run_loop::xics_hcall(uint64_t nr) {
             exec(m_costs.ipi_emulate.cycles);
             m_metrics.add(counter::l1_ipis, ti);
             target->icp_mfrr = mfrr;
-            target->ext_pending = true;
-            if (target != &m_vcpu) kick(*target);
+            raise_external(*target, true);
         }
     } else if (nr == papr::H_XIRR) {
-        // kvmppc_h_xirr: accept the pending interrupt and dequeue the external. XIRR = the
-        // CPPR before the accept (0xFF: the model keeps no CPPR) | XISR (the IPI, XICS_IPI).
+        // kvmppc_h_xirr: accept the most favoured source (the IPI at IPI_PRIORITY before a
+        // device at DEFAULT_PRIORITY) and lower the external until the EOI. XIRR = the CPPR
+        // before the accept (0xFF: the model keeps no CPPR) | XISR.
         exec(m_costs.icp_hcall.cycles);
-        const uint64_t xirr = m_vcpu.ext_pending ? (uint64_t{0xFF} << 24) | papr::XICS_IPI : 0;
+        uint64_t xisr = 0;
+        if (q.ipi) {
+            xisr = papr::XICS_IPI, q.ipi = false;
+        } else if (q.device) {
+            xisr = papr::XICS_DEVICE_IRQ, q.device = false;
+        }
         m_vcpu.ext_pending = false;
+        const uint64_t xirr = xisr ? (uint64_t{0xFF} << 24) | xisr : 0;
         if (m_guest.nestedv2)
             m_cache.set(gsid::gpr(4), xirr);
         else
             m_vcpu.v1_gpr[4] = xirr;
     } else {
-        // kvmppc_h_eoi: an IPI still raised (MFRR < 0xFF) is presented again.
+        // kvmppc_h_eoi: an IPI still raised (MFRR < 0xFF) is presented again, and so is a
+        // source that arrived meanwhile.
         exec(m_costs.icp_hcall.cycles);
-        if (m_vcpu.icp_mfrr != 0xFF) m_vcpu.ext_pending = true;
+        if (m_vcpu.icp_mfrr != 0xFF) q.ipi = true;
+        m_vcpu.ext_pending = q.any();
     }
     m_metrics.add(counter::l1_icp_hcalls, ti);
     set_return(rc);
 }
 
+uint64_t kvm_run_loop::vmm_xive_access(uint64_t ea, bool store) {
+    guest_irq_queue& q = *m_vcpu.irqs;
+    if (xive_page::is_tima(ea)) {
+        if (!store && (ea & 0xFFF) == xive_page::tm_spc_ack_os_reg) {
+            // xive_tctx_accept (xive.c:491): the pending priority is accepted and the line
+            // lowered; the sources stay in the event queue for the guest to read.
+            m_vcpu.ext_pending = false;
+            return q.any() ? 0x8000 : 0;  // NSR_EO | the priority
+        }
+        // A CPPR store (xive.c:484): anything still pending is presented again.
+        if (store && q.any()) m_vcpu.ext_pending = true;
+        return 0;
+    }
+    const uint64_t source = (ea - xive_page::esb_base) / xive_page::esb_stride;
+    if (store && (ea & xive_page::esb_trigger) && source >= 1) {
+        // A trigger store to vCPU n's IPI source (xive_source_esb_write, xive.c:1072):
+        // the router queues it in n's event queue and raises n's line.
+        const uint64_t n = source - 1;
+        kvm_vcpu* target = n < m_guest.vcpus.size() ? m_guest.vcpus[n] : nullptr;
+        if (target) {
+            m_metrics.add(counter::l1_ipis, m_cpu.thread().id());
+            raise_external(*target, true);
+        }
+    }
+    // An ESB load of SET_PQ_00 (xive.c:1042) is the EOI: nothing more is raised here.
+    return 0;
+}
+
 void kvm_run_loop::emulate_mmio() {
-    // kvmppc_hv_emulate_mmio -> kvmppc_emulate_mmio: MSR (byte order), NIA (the instruction is
-    // loaded from there: kvmppc_get_last_inst), the store's source GPR
-    // (kvmppc_emulate_loadstore), the device access, then NIA past the store
-    // (l2-idle-and-get-state-paths.md §2). The HDSI output holds MSR and NIA but no GPR, so in
-    // nestedv2 the GPR costs one GET_STATE.
+    // HDSI on a page with no memslot: kvmppc_book3s_hv_page_fault -> kvmppc_hv_emulate_mmio
+    // -> kvmppc_emulate_loadstore: MSR (byte order), NIA (the instruction is loaded from
+    // there), HDAR and HDSISR from the exit; a store reads its source GPR, a load's target GPR
+    // is written on completion (kvmppc_complete_mmio_load). The access itself is a
+    // KVM_EXIT_MMIO round trip to the VMM (l2-idle-and-get-state-paths.md §2). In nestedv2 a
+    // store's GPR costs one GET_STATE: no L0 returns GPRs on 0xE00.
     const unsigned ti = m_cpu.thread().id();
     exec(m_costs.mmio_emulate.cycles);
     m_metrics.add(counter::l1_mmio_emulations, ti);
-    const unsigned rs = power_insn::rs_field(power_insn::guest_mmio_store);
-    if (m_guest.nestedv2) {
-        (void)m_cache.get(gsid::MSR);
-        const uint64_t nia = m_cache.get(gsid::NIA);
+    const bool v2 = m_guest.nestedv2;
+    if (v2) (void)m_cache.get(gsid::MSR);
+    const uint64_t ea = v2 ? m_cache.get(gsid::HDAR) : m_vcpu.v1_hdar;
+    const uint64_t dsisr = v2 ? m_cache.get(gsid::HDSISR) : m_vcpu.v1_hdsisr;
+    const bool store = (dsisr & 0x02000000ull) != 0;  // DSISR_ISSTORE
+    const unsigned reg =
+        power_insn::rs_field(store ? power_insn::guest_mmio_store : power_insn::guest_mmio_load);
+    const uint64_t nia = v2 ? m_cache.get(gsid::NIA) : m_vcpu.v1_nia;
+    if (store && v2) {
         const uint64_t before = m_cache.reloads();
-        (void)m_cache.get(gsid::gpr(rs));
+        (void)m_cache.get(gsid::gpr(reg));
         if (m_cache.reloads() != before) m_metrics.add(counter::l1_mmio_gpr_reloads, ti);
+    }
+    // (nestedv1: pt_regs came back whole with the exit, the GPR with it.)
+    // KVM_EXIT_MMIO: out to the VMM, its handling, and back through KVM_RUN.
+    mark(path_step::l1_vmm_exit);
+    exec(m_costs.vmm_exit.cycles);
+    m_metrics.add(counter::l1_userspace_mmio, ti);
+    mark(path_step::l1_vmm_dispatch);
+    exec(m_costs.vmm_dispatch.cycles);
+    const uint64_t value = vmm_xive_access(ea, store);
+    mark(path_step::l1_vmm_entry);
+    exec(m_costs.vmm_entry.cycles);
+    if (v2) {
+        if (!store) m_cache.set(gsid::gpr(reg), value);
         m_cache.set(gsid::NIA, nia + 4);
     } else {
-        (void)m_vcpu.v1_gpr[rs];  // pt_regs came back whole with the exit
-        m_vcpu.v1_nia += 4;
+        if (!store) m_vcpu.v1_gpr[reg] = value;
+        m_vcpu.v1_nia = nia + 4;
     }
 }
 

@@ -26,9 +26,10 @@ void kvm_run_loop::sample_after_run(uint32_t reason) {
     const unsigned v = t.id();
     const uint64_t entered = t.entry_time().value(), trapped = t.trap_time().value();
     const uint64_t issued = m_issued, resumed = m_resumed;
-    const uint64_t asleep = path_recorder::bit(path_step::l1_blocked) |
-                            path_recorder::bit(path_step::l1_wake) |
-                            path_recorder::bit(path_step::l1_halt_poll);
+    // Asleep: blocked, L0's dispatch of the ceded CPU back, the wake-up, halt polling.
+    const uint64_t asleep =
+        path_recorder::bit(path_step::l1_blocked) | path_recorder::bit(path_step::l0_dispatch) |
+        path_recorder::bit(path_step::l1_wake) | path_recorder::bit(path_step::l1_halt_poll);
     if (m_last.valid) {
         // L1's handling of the previous exit ended with this run hcall; its sleep is not
         // handling. The round trip counts only when the vCPU did not block.

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "sw/l1/l1_cpu.h"
+#include "sw/papr/guest_irq_queue.h"
 
 namespace nestvp {
 
@@ -19,6 +20,8 @@ struct kvm_vcpu {
     // interrupt queued (BOOK3S_IRQPRIO_EXTERNAL; on entry it becomes LPCR[MER]).
     uint8_t icp_mfrr = 0xFF;
     bool ext_pending = false;
+    // The sources presented to the guest (set by the ICP or the VMM's XIVE, read by the guest).
+    guest_irq_queue* irqs = nullptr;
     // Where a kick finds the vCPU (kvmppc_fast_vcpu_kick_hv): on its CPU (thread_cpu >= 0,
     // from the run loop's step 2 until the exit is back), or asleep in the cede path.
     bool on_cpu = false;
@@ -29,6 +32,7 @@ struct kvm_vcpu {
     // nestedv1: L2 state kept locally (no cache), DEC expiry in L1 TB.
     uint64_t v1_dec_expires = 0;
     uint64_t v1_msr = 0, v1_nia = 0;
+    uint64_t v1_hdar = 0, v1_hdsisr = 0;  // the last HDSI's, from hv_guest_state
     uint64_t v1_gpr[32] = {};
 };
 

@@ -42,6 +42,8 @@ public:
     // Interrupt enable (local_irq_enable / hard-disable); enabling takes a pending DEC.
     void irq_enable();
     void irq_disable();
+    // lazy_irq_pending: an interrupt of this CPU (its DEC, a host IPI) is waiting for EE.
+    bool irq_pending() { return m_thread.irq().external() || m_thread.timers().dec_pending(); }
 
     // The vCPU task sleeps until `woken()` holds: the CPU idles (tick stopped) and cedes to
     // L0 between timer interrupts (each may run hrtimer callbacks that wake the task).

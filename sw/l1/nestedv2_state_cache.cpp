@@ -64,6 +64,7 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     m_thread.charge(static_cast<double>(m_costs.gsb_element));
     ++m_reloads;
     m_metrics.add(counter::l1_cache_reloads, m_thread.id());
+    if (m_in_window) m_metrics.add(counter::l1_get_state_unprobed, m_thread.id());
     m_values[id] = v;
     m_valid_gen[id] = m_valid_now;
     paths.mark(m_thread.id(), caller, m_thread.step_time());

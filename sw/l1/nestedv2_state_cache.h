@@ -41,6 +41,9 @@ public:
     int64_t set_guest_wide(const std::vector<std::pair<uint16_t, std::vector<uint8_t>>>& elems);
 
     uint64_t reloads() const { return m_reloads; }
+    // Inside kvmhv_p9_guest_entry (between guest_state_enter_irqoff and _exit_irqoff): a
+    // function-entry kprobe on kvmppc_gsb_recv does not fire there (get-state-deduction.md §2b).
+    void set_in_guest_state_window(bool in) { m_in_window = in; }
 
 private:
     int64_t hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8);
@@ -61,6 +64,7 @@ private:
     std::vector<uint8_t> m_scratch;
     std::vector<gsb_element> m_elems;
     uint64_t m_reloads = 0;
+    bool m_in_window = false;
 };
 
 }  // namespace nestvp

@@ -1,6 +1,8 @@
 #pragma once
 // The parameters of the L2 guest kernel (l2_kernel.h): its tick, idle and device behaviour,
 // mounted at `l2.`, and the costs of its paths, mounted at `l2.costs.`.
+#include <string>
+
 #include "models/params.h"
 
 namespace nestvp {
@@ -19,10 +21,13 @@ struct l2_config {
     // The decrementer clockevent's minimum delta in TB ticks: time.c registers it with
     // clockevents_config_and_register(dec, ppc_tb_freq, 2, decrementer_max) (§6).
     unsigned clockevent_min_delta = 2;
-    // Device work that stores to emulated MMIO (HDSI exits), on one vCPU, which also sends
-    // IPIs (H_IPI) to the others in turn.
-    double devices_mmio_hz = 0;
-    unsigned devices_irq_vcpu = 0;
+    // The interrupt controller the guest drives (docs/interrupt-controller.md):
+    // emulated-xive (the VMM's XIVE in L1 userspace: TIMA and ESB accesses are HDSI exits) or
+    // in-kernel-xics (KVM's ICP: H_XIRR, H_EOI, H_IPI hcalls).
+    std::string irqchip = "in-kernel-xics";
+    // Device interrupts per second in all, raised by the VMM: a multi-queue device's managed
+    // vectors, queue i on vCPU i. vCPU 0 sends IPIs to the others in turn at ipi_hz.
+    double devices_irq_hz = 0;
     double devices_ipi_hz = 0;
 
     static void describe(param_list<l2_config>& p) {
@@ -48,21 +53,23 @@ struct l2_config {
                    "the shortest DEC event the guest programs (arch/powerpc/kernel/time.c "
                    "registers the decrementer clockevent with a minimum of 2 ticks, "
                    "timer-facilities.md §6)");
-        p.add_real("devices.mmio_hz", &c::devices_mmio_hz, 0, 1e6, false, "Hz",
-                   "stores to emulated MMIO per second (device work, e.g. virtio notifies); "
-                   "each is an HDSI exit whose source GPR L1 reloads (§4 of "
-                   "l2-idle-and-get-state-paths.md)");
-        p.add_uint("devices.irq_vcpu", &c::devices_irq_vcpu, 0, 1023, "",
-                   "the vCPU that does the device work (its interrupts' target) and sends the "
-                   "IPIs");
+        p.add_text("irqchip", &c::irqchip, {"emulated-xive", "in-kernel-xics"},
+                   "the guest's interrupt controller: the VMM's XIVE in L1 userspace (each TIMA "
+                   "or ESB access an HDSI exit) or KVM's in-kernel XICS (hcalls)");
+        p.add_real("devices.irq_hz", &c::devices_irq_hz, 0, 1e6, false, "Hz",
+                   "device interrupts per second over all vCPUs, raised by the VMM in L1 (a "
+                   "multi-queue device: queue i's vector on vCPU i, docs/interrupt-controller.md)");
         p.add_real("devices.ipi_hz", &c::devices_ipi_hz, 0, 1e6, false, "Hz",
-                   "IPIs per second from l2.devices.irq_vcpu to the other vCPUs in turn (H_IPI "
-                   "exits; the target wakes or exits with 0xEA0); >0 turns run.run_ahead off "
-                   "(docs/ipi.md)");
+                   "IPIs per second from the device interrupt's vCPU to the other vCPUs in "
+                   "turn; >0 turns run.run_ahead off (docs/ipi.md)");
     }
 };
 
 struct l2_costs {
+    cost_param interrupt_entry{
+        300,
+        "assumption: exception entry, the prolog's register save (exceptions-64s.S "
+        "EXCEPTION_PROLOG, interrupt_64.S) and the pipeline refill; range 150-800"};
     cost_param timer_interrupt{
         1500, "assumption: timer_interrupt entry, clockevent handler dispatch, exit"};
     cost_param tick{3000, "assumption: scheduler tick, RCU and accounting"};
@@ -80,6 +87,8 @@ struct l2_costs {
 
     static void describe(param_list<l2_costs>& p) {
         using c = l2_costs;
+        p.add_cost("interrupt_entry", &c::interrupt_entry,
+                   "taking an interrupt into an L2 handler: entry, register save, refill");
         p.add_cost("timer_interrupt", &c::timer_interrupt, "L2 DEC interrupt");
         p.add_cost("tick", &c::tick, "periodic tick work");
         p.add_cost("device_event", &c::device_event,

@@ -12,20 +12,21 @@ namespace {
 constexpr uint64_t nia_idle = 0xc000000000020000ull;
 constexpr uint64_t nia_cede = 0xc000000000020100ull;
 constexpr uint64_t nia_snooze = 0xc000000000020200ull;
-constexpr uint64_t mmio_doorbell = 0x0000200080000000ull;  // a device's notify register
 constexpr uint64_t nia_boot = 0xc000000000010000ull;
 }  // namespace
 
 l2_kernel::l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& params,
-                     const l2_costs& costs, nested_metrics& metrics, workload* work)
+                     const l2_costs& costs, nested_metrics& metrics, workload* work,
+                     guest_irq_queue& irqs, l2_sched_view& sched)
     : m_thread(thread),
       m_ctx(ctx),
       m_params(params),
       m_costs(costs),
       m_metrics(metrics),
       m_work(work),
+      m_irqs(irqs),
+      m_sched(sched),
       m_rng(params.seed * 0x9E3779B97F4A7C15ull + params.vcpu + 1),
-      m_device_rng(params.seed * 0xBF58476D1CE4E5B9ull + params.vcpu + 1),
       m_ipi_rng(params.seed * 0x94D049BB133111EBull + params.vcpu + 1) {
     // decrementer_max = 2^(bits-1) - 1 (set_decrementer_max, §6); 32 bits without LD.
     const unsigned bits = params.large_dec ? params.dec_bits : 32;
@@ -51,7 +52,6 @@ void l2_kernel::program_next_event() {
     const uint64_t now = mftb();
     uint64_t next = m_tick_running ? m_next_tick : ~0ull;
     if (!m_work) next = std::min(next, m_next_housekeeping);
-    next = std::min(next, m_next_device);
     next = std::min(next, m_next_ipi);
     if (next == ~0ull) {
         // oneshot stopped: decrementer_max, next_tb = ~0
@@ -76,16 +76,6 @@ uint64_t l2_kernel::next_housekeeping_interval() {
     return next_interval(m_params.housekeeping_hz, m_rng);
 }
 
-void l2_kernel::device_event() {
-    // The driver's work ends in a store to emulated MMIO (a virtio notify: iowrite32 ->
-    // `stw r9,0(r10)`): the partition has no translation for it, so the store takes an HDSI to
-    // L1, which emulates it and returns past it (l2-idle-and-get-state-paths.md §2, §4).
-    m_metrics.add(counter::l2_device_events, m_thread.id());
-    exec(m_costs.device_event.cycles);
-    m_ctx.gpr[power_insn::rs_field(power_insn::guest_mmio_store)] = 1;  // a queue index
-    m_thread.guest_mmio_store(mmio_doorbell);
-}
-
 uint64_t l2_kernel::hcall_in_handler(uint64_t nr, uint64_t a4, uint64_t a5) {
     exception_logic& irq = m_thread.irq();
     const uint64_t srr0 = irq.srr0(), srr1 = irq.srr1();  // the interrupt frame (pt_regs)
@@ -95,28 +85,90 @@ uint64_t l2_kernel::hcall_in_handler(uint64_t nr, uint64_t a4, uint64_t a5) {
     return r3;
 }
 
+void l2_kernel::xive_access(uint64_t ea, bool store, uint64_t value) {
+    // An access to a XIVE page from kernel code inside the handler: an HDSI exit to the VMM
+    // (no in-kernel XIVE for a nested L1, powerpc.c). SRR0/1 stay in the interrupt frame.
+    exception_logic& irq = m_thread.irq();
+    const uint64_t srr0 = irq.srr0(), srr1 = irq.srr1();
+    if (store) {
+        m_ctx.gpr[power_insn::rs_field(power_insn::guest_mmio_store)] = value;
+        m_thread.guest_mmio_store(ea);
+    } else {
+        m_thread.guest_mmio_load(ea);
+    }
+    m_thread.irq().set_srr(srr0, srr1);
+    m_metrics.add(counter::l2_irqchip_accesses, m_thread.id());
+}
+
 void l2_kernel::send_ipi() {
-    // A timer callback wakes a task on another vCPU: try_to_wake_up -> smp_send_reschedule ->
-    // icp_hv_cause_ipi: H_IPI(server, IPI_PRIORITY), an hcall exit to L1 (book3s_xics.c).
+    // A timer callback wakes a task on another vCPU: try_to_wake_up -> ttwu_queue_wakelist /
+    // resched_curr. A target polling in snooze (TIF_POLLING_NRFLAG) only gets need_resched
+    // (set_nr_if_polling): no IPI. Otherwise smp_send_reschedule: H_IPI (XICS) or the
+    // target's trigger store (XIVE).
     const unsigned others = m_params.vcpus - 1;
     const unsigned target = (m_params.vcpu + 1 + m_ipis_sent++ % others) % m_params.vcpus;
+    if (m_sched.polling[target]) {
+        m_sched.need_resched[target] = 1;
+        m_metrics.add(counter::l2_ipis_skipped_polling, m_thread.id());
+        return;
+    }
     m_metrics.add(counter::l2_ipis_sent, m_thread.id());
-    hcall_in_handler(papr::H_IPI, target, papr::IPI_PRIORITY);
+    if (m_params.chip == guest_irqchip::emulated_xive)
+        // xive_cause_ipi: out_be64(trig_mmio, 0) on the target's IPI trigger page
+        // (common.c:1069; QEMU's two-page ESB, spapr.c:435-440).
+        xive_access(xive_page::esb_of(1 + target) + xive_page::esb_trigger, true, 0);
+    else
+        hcall_in_handler(papr::H_IPI, target, papr::IPI_PRIORITY);
+}
+
+void l2_kernel::ipi_action() {
+    // smp_ipi_demux -> scheduler_ipi: need_resched ends a snooze; a cede has returned already.
+    m_metrics.add(counter::l2_ipis_received, m_thread.id());
+    exec(m_costs.ipi_handler.cycles);
+    if (m_idle) m_need_resched = true;
+}
+
+void l2_kernel::device_action() {
+    // The device's handler (vring_interrupt and the driver's completion); it may wake a task.
+    m_metrics.add(counter::l2_device_interrupts, m_thread.id());
+    exec(m_costs.device_event.cycles);
+    if (m_idle) m_need_resched = true;
 }
 
 void l2_kernel::external_interrupt(const interrupt_record&) {
-    // do_IRQ -> icp_hv_get_irq (H_XIRR) -> the IPI: icp_hv_ipi_action (icp_hv_flush_ipi:
-    // H_IPI(self, 0xFF); smp_ipi_demux -> scheduler_ipi: need_resched) -> icp_hv_eoi (H_EOI).
-    // Each hcall is an exit to L1. A snooze ends at need_resched; a cede has returned already.
-    hcall_in_handler(papr::H_XIRR);
-    const uint64_t xirr = m_ctx.gpr[4];
-    if ((xirr & 0xFFFFFF) == papr::XICS_IPI) {
-        hcall_in_handler(papr::H_IPI, m_params.vcpu, 0xFF);
-        m_metrics.add(counter::l2_ipis_received, m_thread.id());
-        exec(m_costs.ipi_handler.cycles);
-        if (m_idle) m_need_resched = true;
+    if (m_params.chip == guest_irqchip::emulated_xive) {
+        // XIVE (sysdev/xive/common.c, spapr.c; 6.12 lines): xive_get_irq's ack, a 16-bit
+        // TIMA load of TM_SPC_ACK_OS_REG (spapr.c:615), which lowers the line; the sources
+        // come from the event queue in memory (xive_read_eq). Each source's EOI is an ESB
+        // load of SET_PQ_00 (xive_do_source_eoi, common.c:429: QEMU offers no store EOI);
+        // once the queue is empty xive_do_queue_eoi stores CPPR = 0xFF (common.c:207). A
+        // second source in the queue is a replay, not a new ack.
+        xive_access(xive_page::tima_os + xive_page::tm_spc_ack_os_reg, false);
+        const guest_irq_queue q = m_irqs;
+        m_irqs = guest_irq_queue{};
+        if (q.ipi) {
+            ipi_action();
+            xive_access(xive_page::esb_of(1 + m_params.vcpu) + xive_page::esb_set_pq_00, false);
+        }
+        if (q.device) {
+            device_action();
+            xive_access(xive_page::esb_of(0) + xive_page::esb_set_pq_00, false);
+        }
+        xive_access(xive_page::tima_os + xive_page::tm_cppr, true, 0xFF);
+    } else {
+        // XICS (icp-hv): H_XIRR accepts the most favoured source; the IPI also clears its
+        // MFRR (icp_hv_flush_ipi: H_IPI(self, 0xFF)); H_EOI ends it. Each hcall is an exit.
+        hcall_in_handler(papr::H_XIRR);
+        const uint64_t xirr = m_ctx.gpr[4];
+        const uint64_t xisr = xirr & 0xFFFFFF;
+        if (xisr == papr::XICS_IPI) {
+            hcall_in_handler(papr::H_IPI, m_params.vcpu, 0xFF);
+            ipi_action();
+        } else if (xisr != 0) {
+            device_action();
+        }
+        hcall_in_handler(papr::H_EOI, xirr);
     }
-    hcall_in_handler(papr::H_EOI, xirr);
     m_thread.set_nia(m_thread.irq().rfid());  // return to the interrupted code (§4.3)
 }
 
@@ -132,11 +184,6 @@ void l2_kernel::run_expired_timers(uint64_t now) {
         m_next_housekeeping = now + next_housekeeping_interval();
         if (m_idle) m_need_resched = true;  // the callback woke a kworker: leave the idle state
     }
-    if (now >= m_next_device) {
-        device_event();
-        m_next_device = now + next_interval(m_params.mmio_hz(), m_device_rng);
-        if (m_idle) m_need_resched = true;
-    }
     if (now >= m_next_ipi) {
         send_ipi();
         m_next_ipi = now + next_interval(m_params.ipi_hz(), m_ipi_rng);
@@ -151,10 +198,23 @@ void l2_kernel::sample_timer_latency(uint64_t edge_tb, uint64_t handler_start) {
     path_recorder& p = m_metrics.paths();
     const unsigned v = m_thread.id();
     const path_step at = p.step_at(v, edge);
-    const uint32_t where = at == path_step::l2_running   ? latency_reason::in_l2
-                           : at == path_step::l1_blocked ? latency_reason::blocked_in_l1
-                                                         : latency_reason::in_l0_l1;
+    // A ceded L1 CPU is woken by L0 at the same edge (its DEC): still blocked in L1.
+    const bool blocked = at == path_step::l1_blocked || at == path_step::l0_dispatch;
+    const uint32_t where = at == path_step::l2_running ? latency_reason::in_l2
+                           : blocked                   ? latency_reason::blocked_in_l1
+                                                       : latency_reason::in_l0_l1;
     p.sample(latency_kind::timer_interrupt, v, where, edge, handler_start);
+}
+
+void l2_kernel::interrupt_entry() {
+    // The interrupt is taken (SRR0/1 set, the vector fetched), then the prolog saves the
+    // registers into the frame before the handler's C code runs (exceptions-64s.S,
+    // interrupt_64.S): a step of its own, before the handler starts.
+    path_recorder& p = m_metrics.paths();
+    p.mark(m_thread.id(), path_step::l2_interrupt_entry, m_thread.step_time());
+    exec(m_costs.interrupt_entry.cycles);
+    m_thread.settle();  // retired at the rate it runs at, so the handler's start is exact
+    p.mark(m_thread.id(), path_step::l2_running, m_thread.step_time());
 }
 
 void l2_kernel::timer_interrupt(const interrupt_record& rec) {
@@ -202,11 +262,18 @@ void l2_kernel::snooze(uint64_t start) {
     exception_logic& irq = m_thread.irq();
     irq.set_msr(irq.msr() | msr::ee);
     m_need_resched = false;
+    // set_thread_flag(TIF_POLLING_NRFLAG) (cpuidle-pseries.c:42): a wake-up from another vCPU
+    // then sets need_resched and sends no IPI (set_nr_if_polling, kernel/sched/core.c).
+    uint8_t& polling = m_sched.polling[m_params.vcpu];
+    uint8_t& woken = m_sched.need_resched[m_params.vcpu];
+    polling = 1;
     m_thread.set_low_priority(true);
     const bool timed_out =
         m_thread.spin_for(sc_core::sc_time(m_params.cede_target_residency_us, sc_core::SC_US),
-                          [this] { return m_need_resched; });
+                          [this, &woken] { return m_need_resched || woken; });
     m_thread.set_low_priority(false);
+    polling = 0;
+    woken = 0;
     if (timed_out) {
         // menu_update: a polling state left at its time limit counts as idle until the next
         // timer, so the next pick goes deeper.
@@ -252,6 +319,7 @@ void l2_kernel::idle_loop() {
 void l2_kernel::main() {
     m_thread.await_entry(m_ctx);  // first entry by L0 (H_GUEST_RUN_VCPU / H_ENTER_NESTED)
     m_thread.set_handler(context_level::l2, [this](const interrupt_record& rec) {
+        interrupt_entry();
         if (rec.vector == vector::external)
             external_interrupt(rec);
         else
@@ -261,8 +329,6 @@ void l2_kernel::main() {
     m_tick_running = m_work != nullptr || !m_params.nohz_idle;
     m_next_tick = (now / m_tick_period + 1) * m_tick_period;
     m_next_housekeeping = now + next_housekeeping_interval();
-    if (m_params.mmio_hz() > 0)
-        m_next_device = now + next_interval(m_params.mmio_hz(), m_device_rng);
     if (m_params.ipi_hz() > 0 && m_params.vcpus > 1)
         m_next_ipi = now + next_interval(m_params.ipi_hz(), m_ipi_rng);
     program_next_event();

@@ -9,10 +9,12 @@
 // exit. Each path charges its cost in cycles.
 #include <cstdint>
 #include <random>
+#include <vector>
 
 #include "models/hardware_thread.h"
 #include "sw/l2/l2_config.h"
 #include "sw/metrics/nested_metrics.h"
+#include "sw/papr/guest_irq_queue.h"
 #include "sw/workloads/workload.h"
 
 namespace nestvp {
@@ -25,16 +27,23 @@ struct l2_params : l2_config {
     bool large_dec = true;
     unsigned dec_bits = 56;
     uint64_t seed = 1;
-    // The device work and the IPIs run on devices_irq_vcpu; IPIs go to the guest's other
-    // vCPUs in turn: vcpu + 1, vcpu + 2, ... modulo `vcpus`.
-    double mmio_hz() const { return vcpu == devices_irq_vcpu ? devices_mmio_hz : 0.0; }
-    double ipi_hz() const { return vcpu == devices_irq_vcpu ? devices_ipi_hz : 0.0; }
+    guest_irqchip chip = guest_irqchip::in_kernel_xics;
+    // vCPU 0 sends the IPIs, to the others in turn: 1, 2, ... modulo `vcpus`.
+    double ipi_hz() const { return vcpu == 0 ? devices_ipi_hz : 0.0; }
+};
+
+// The guests' vCPUs as the scheduler sees them: which ones poll in snooze with
+// TIF_POLLING_NRFLAG, and their need_resched flags (a wake-up of a polling CPU sets the flag
+// and sends no IPI: set_nr_if_polling, kernel/sched/core.c).
+struct l2_sched_view {
+    std::vector<uint8_t> polling, need_resched;
 };
 
 class l2_kernel {
 public:
     l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& params,
-              const l2_costs& costs, nested_metrics& metrics, workload* work);
+              const l2_costs& costs, nested_metrics& metrics, workload* work, guest_irq_queue& irqs,
+              l2_sched_view& sched);
 
     // The vCPU's program (a SystemC thread): waits for its first entry, then boots and runs
     // its workload, or idles.
@@ -47,6 +56,8 @@ private:
     void exec(uint64_t cycles) { m_thread.charge(static_cast<double>(cycles)); }
     // clockevent: decrementer_set_next_event / set_dec (L-time, §6).
     void set_next_event(uint64_t delta_ticks);
+    // Exception entry and prolog into any L2 handler (l2.costs.interrupt_entry).
+    void interrupt_entry();
     void timer_interrupt(const interrupt_record& rec);
     // timer_interrupt_latency_ns: the DEC edge at L2 TB `edge_tb` to the handler's start.
     void sample_timer_latency(uint64_t edge_tb, uint64_t handler_start);
@@ -65,13 +76,16 @@ private:
     }
     uint64_t next_housekeeping_interval();
     uint64_t next_interval(double hz, std::mt19937_64& rng);
-    void device_event();
+    // A load or store to a XIVE page (TIMA or ESB): an HDSI exit (docs/interrupt-controller.md).
+    void xive_access(uint64_t ea, bool store, uint64_t value = 0);
     // An hcall from kernel code inside an interrupt handler: SRR0/1 are kept in the interrupt
     // frame around it, as the handler's rfid needs them. Returns r3.
     uint64_t hcall_in_handler(uint64_t nr, uint64_t a4 = 0, uint64_t a5 = 0);
     void send_ipi();
-    // do_IRQ for the XICS external (0x500): accept, the IPI's action, end of interrupt.
+    // do_IRQ for the external (0x500): accept, each source's action, end of interrupt.
     void external_interrupt(const interrupt_record& rec);
+    void ipi_action();
+    void device_action();
 
     hardware_thread& m_thread;
     sw_context& m_ctx;
@@ -79,12 +93,13 @@ private:
     l2_costs m_costs;
     nested_metrics& m_metrics;
     workload* m_work;
+    guest_irq_queue& m_irqs;
+    l2_sched_view& m_sched;
     uint64_t m_dec_max;
     uint64_t m_tick_period;      // TB ticks per jiffy
     uint64_t m_next_tb = ~0ull;  // decrementers_next_tb
     uint64_t m_next_tick = ~0ull;
     uint64_t m_next_housekeeping = ~0ull;
-    uint64_t m_next_device = ~0ull;
     uint64_t m_next_ipi = ~0ull;
     unsigned m_ipis_sent = 0;  // picks the next target
     bool m_tick_running = false;
@@ -93,8 +108,7 @@ private:
     double m_last_idle_us = 1e300;  // menu_update's measured idle length, in µs
     double m_tb_per_us;
     std::mt19937_64 m_rng;
-    std::mt19937_64 m_device_rng;  // device work's spacing: its own stream
-    std::mt19937_64 m_ipi_rng;     // IPI spacing: its own stream
+    std::mt19937_64 m_ipi_rng;  // IPI spacing: its own stream
 };
 
 }  // namespace nestvp

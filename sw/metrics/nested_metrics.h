@@ -26,14 +26,18 @@ enum class counter : unsigned {
     l0_gsb_elements_out,
     l0_l1_cedes,  // an L1 vCPU ceded its thread (inactive)
     // L1
-    l1_guest_exits,    // kvm_guest_exit tracepoint: once per run-loop pass
-    l1_early_returns,  // passes that returned without entering (timer due)
-    l1_cedes,          // kvmppc_cede
-    l1_dec_dequeued,   // cancel check dequeued the DEC
-    l1_blocks,         // vCPU went to sleep
-    l1_timer_wakes,    // DEC hrtimer fired and queued a DEC
+    l1_guest_exits,       // kvm_guest_exit tracepoint: once per run-loop pass
+    l1_early_returns,     // passes that returned without entering (timer due)
+    l1_lazy_irq_returns,  // ... (an L1 interrupt pending: kvmhv_vcpu_entry_nestedv2)
+    l1_cedes,             // kvmppc_cede
+    l1_dec_dequeued,      // cancel check dequeued the DEC
+    l1_blocks,            // vCPU went to sleep
+    l1_timer_wakes,       // DEC hrtimer fired and queued a DEC
     l1_set_timer,
     l1_cache_reloads,  // element reloads (GET_STATE) by the state cache
+    // ... issued inside the guest-state window (kvmhv_p9_guest_entry), where a function-entry
+    // kprobe on kvmppc_gsb_recv does not fire (get-state-deduction.md §2b)
+    l1_get_state_unprobed,
     l1_ticks,
     l1_timer_interrupts,
     l1_halt_poll_successes,  // cancel-poll: woken while polling, no block
@@ -45,17 +49,21 @@ enum class counter : unsigned {
     l1_ipi_kicks,            // ... whose target was on its CPU (kvmppc_ipi_thread)
     l1_icp_hcalls,           // XICS hcalls emulated (H_IPI, H_XIRR, H_EOI)
     l1_host_ipis,            // host IPIs taken by an L1 CPU (0x500)
+    l1_device_irqs,          // device interrupts the VMM raised (KVM_INTERRUPT)
+    l1_userspace_mmio,       // KVM_EXIT_MMIO round trips to the VMM (emulated XIVE)
     // L2
     l2_timer_interrupts,
     l2_early_timer_interrupts,
     l2_ticks,
     l2_housekeeping,
     l2_cedes,
-    l2_snoozes,          // snooze_loop entered (cpuidle-pseries state 0)
-    l2_snooze_timeouts,  // snoozes that ended at their time limit, not at need_resched
-    l2_device_events,    // device work ending in a store to emulated MMIO (an HDSI exit)
-    l2_ipis_sent,        // H_IPI to another vCPU
-    l2_ipis_received,    // IPIs handled (XICS external, 0x500 by LPCR[MER])
+    l2_snoozes,               // snooze_loop entered (cpuidle-pseries state 0)
+    l2_snooze_timeouts,       // snoozes that ended at their time limit, not at need_resched
+    l2_device_interrupts,     // device interrupts handled
+    l2_irqchip_accesses,      // loads and stores to XIVE pages (HDSI exits, emulated XIVE)
+    l2_ipis_sent,             // IPIs sent to another vCPU (H_IPI or a XIVE trigger store)
+    l2_ipis_skipped_polling,  // wake-ups of a snoozing vCPU: need_resched only, no IPI
+    l2_ipis_received,         // IPIs handled (XICS external, 0x500 by LPCR[MER])
     l2_set_dec,
     count_
 };

@@ -90,7 +90,8 @@ TEST(SweepPlan, EmittedJobsRunInAShellAndMergeInOrder) {
         "out=\"$6\"\nv=\"${4#*=}\"\n"
         "printf "
         "'{\"platform\":\"p\",\"settings\":{\"k\":\"%s\"},\"sim_seconds\":1,\"wall_seconds\":0,"
-        "\"sc_events\":1,\"partial\":false,\"metrics\":{\"kvm_guest_exit\":%s,\"gsb_recv\":0,\"gsb_"
+        "\"sc_events\":1,\"partial\":false,\"metrics\":{\"kvm_guest_exit\":%s,\"gsb_recv\":0,\"h_"
+        "guest_get_state\":0,\"gsb_"
         "send\":0,"
         "\"h_guest_run_vcpu\":0,\"h_enter_nested\":0,\"exits_by_reason\":{},\"arithoh_count\":0,"
         "\"latencies\":{" +

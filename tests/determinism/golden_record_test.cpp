@@ -67,8 +67,8 @@ TEST(GoldenRecord, ReferenceCancel) {
 TEST(GoldenRecord, ReferenceCancelPollPowervm) {
     expect_golden("reference-cancel-poll-powervm");
 }
-TEST(GoldenRecord, ReferenceLockstepMmio) {
-    expect_golden("reference-lockstep-mmio");
+TEST(GoldenRecord, ReferenceLockstepXive) {
+    expect_golden("reference-lockstep-xive");
 }
 TEST(GoldenRecord, NestedV1) {
     expect_golden("nestedv1");
@@ -81,6 +81,9 @@ TEST(GoldenRecord, ReferenceIpi) {
 }
 
 // The comparison names a changed field and ignores only the host's.
+TEST(GoldenRecord, ReferenceXicsIpi) {
+    expect_golden("reference-xics-ipi");
+}
 TEST(GoldenRecord, ComparisonIgnoresOnlyHostFields) {
     const std::string a = R"({"wall_seconds": 1, "sc_events": 5, "tool": {"commit": "a"},
                              "metrics": {"x": 1}})";

@@ -454,10 +454,16 @@ TEST(PlatformBadInput, SetBreaksCrossCheck) {
                "--set workload.arithoh_copies=9", "workload.arithoh_copies", "<= l2.vcpus");
 }
 
-TEST(PlatformBadInput, DeviceVcpuOutsideTheGuest) {
-    expect_bad("../../../platforms/reference.yaml", {"l2.devices.irq_vcpu=8"},
-               "--set l2.devices.irq_vcpu=8", "l2.devices.irq_vcpu",
-               "l2.devices.irq_vcpu < l2.vcpus");
+// The old device keys were folded into l2.irqchip and l2.devices.irq_hz: they are unknown now.
+TEST(PlatformBadInput, FoldedDeviceKeysAreUnknown) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.devices.mmio_hz=10"},
+               "--set l2.devices.mmio_hz=10", "l2.devices.mmio_hz",
+               "a key listed by `nestvp params`");
+}
+
+TEST(PlatformBadInput, UnknownIrqchip) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.irqchip=xics"}, "--set l2.irqchip=xics",
+               "l2.irqchip", "emulated-xive");
 }
 
 TEST(PlatformBadInput, NegativeIpiRate) {
@@ -486,13 +492,6 @@ TEST(PlatformBadInput, TickShorterThanATimeBaseTick) {
                "--set machine.tb.freq_hz=99", "machine.tb.freq_hz", "l1.hz <= machine.tb.freq_hz");
     expect_bad("../../../platforms/reference.yaml", {"machine.tb.freq_hz=1000", "l2.hz=2000"},
                "--set l2.hz=2000", "l2.hz", "l2.hz <= machine.tb.freq_hz");
-}
-
-// The IPIs' sender is l2.devices.irq_vcpu: outside the guest it is named, rate or not.
-TEST(PlatformBadInput, IpiSenderOutsideTheGuest) {
-    expect_bad("../../../platforms/reference.yaml",
-               {"l2.devices.ipi_hz=100", "l2.devices.irq_vcpu=9"}, "--set l2.devices.irq_vcpu=9",
-               "l2.devices.irq_vcpu", "l2.devices.irq_vcpu < l2.vcpus");
 }
 
 // An IPI goes to another vCPU: a one-vCPU guest cannot send any.

@@ -171,7 +171,8 @@ TEST(PlatformLoader, ReferencePlatformIsTheReferenceSetup) {
     const platform_config c = load_platform(platforms_dir + "reference.yaml");
     EXPECT_EQ(c.name, "reference");
     EXPECT_EQ(c.l0.api, "v2");
-    EXPECT_EQ(c.l0.run_output, "powervm-dec-expiry");  // firmware that returns DEC expiry (§2.6)
+    EXPECT_EQ(c.l0.run_output, "powervm-deduced");  // get-state-deduction.md §3
+    EXPECT_EQ(c.l2.irqchip, "emulated-xive");
     EXPECT_EQ(c.l1.dec_policy, "cancel");
     EXPECT_EQ(c.workload.arithoh_copies, 1u);
     EXPECT_DOUBLE_EQ(c.run.duration_s, 10.0);

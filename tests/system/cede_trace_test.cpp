@@ -19,8 +19,9 @@ struct idle_vcpu_trace {
 };
 
 std::vector<idle_vcpu_trace> run_idle_traces(const std::string& policy, double seconds) {
-    const nestvp::platform_config cfg = nestvp::load_platform(
-        std::string(NESTVP_SOURCE_DIR) + "/platforms/reference.yaml", {"l1.dec_policy=" + policy});
+    const nestvp::platform_config cfg =
+        nestvp::load_platform(std::string(NESTVP_SOURCE_DIR) + "/platforms/reference.yaml",
+                              {"l1.dec_policy=" + policy, "l2.devices.irq_hz=0"});
     nestvp::nested_metrics metrics(cfg.l2.vcpus);
     nestvp::nested_platform top("platform", cfg, metrics);
     sc_core::sc_start(sc_core::sc_time(seconds, sc_core::SC_SEC));

@@ -12,7 +12,8 @@ namespace nestvp {
 namespace {
 
 run_metrics run(const std::string& sets) {
-    return test::run_reference("--set run.duration_s=1 --set l2.vcpus=3 " + sets);
+    return test::run_reference(
+        "--set run.duration_s=1 --set l2.vcpus=3 --set l2.devices.irq_hz=0 " + sets);
 }
 
 const latency_report& lat(const run_metrics& m, const std::string& kind) {

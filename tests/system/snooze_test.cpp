@@ -12,7 +12,9 @@ namespace {
 
 run_metrics run(const std::string& sets) {
     return test::run_reference(
-        "--set run.duration_s=1 --set l2.vcpus=3 --set l2.housekeeping_hz=10 " + sets);
+        "--set run.duration_s=1 --set l2.vcpus=3 --set l2.housekeeping_hz=10 "
+        "--set l2.devices.irq_hz=0 " +
+        sets);
 }
 
 // Under no-cancel a stuck idle vCPU snoozes to the time limit (the governor saw a cede that
