@@ -165,11 +165,11 @@ std::string range_text(const param_def& d) {
         }
         case param_type::uint:
         case param_type::hz:
-        case param_type::cost:
             if (d.min == 0 && d.max == 0) return "";
             return number_text(d.min) + ".." + number_text(d.max);
         case param_type::real:
         case param_type::real_list:
+        case param_type::cost:
             return (d.min_open ? "(" : "[") + number_text(d.min) + ", " + number_text(d.max) + "]";
         default:
             return "";
@@ -194,7 +194,7 @@ std::string expectation(const param_def& d) {
         case param_type::real_list:
             return "a list of numbers in " + r;
         case param_type::cost:
-            return "{cycles: an integer in " + r +
+            return "{cycles: a number in " + r +
                    ", source: a non-empty string, optional range: [lo, hi] around cycles}";
     }
     return "?";
@@ -246,7 +246,7 @@ std::string format_value(const param_def& d, const param_value& v) {
             return s + "]";
         }
         case param_type::cost:
-            return "{cycles: " + std::to_string(v.u) + ", source: " + yaml_quote(v.s) +
+            return "{cycles: " + format_real(v.d) + ", source: " + yaml_quote(v.s) +
                    (v.list.size() == 2 ? ", range: [" + std::to_string(uint64_t(v.list[0])) + ", " +
                                              std::to_string(uint64_t(v.list[1])) + "]"
                                        : std::string()) +
@@ -284,7 +284,7 @@ void print_params_table(std::ostream& out, const std::string& prefix,
     for (const auto& d : param_schema()) {
         if (!prefix.empty() && d.path.compare(0, prefix.size(), prefix) != 0) continue;
         const param_value v = d.get(def);
-        std::string shown = d.type == param_type::cost ? std::to_string(v.u) : format_value(d, v);
+        std::string shown = d.type == param_type::cost ? format_real(v.d) : format_value(d, v);
         std::string desc = d.description;
         if (d.type == param_type::cost) desc += " [source: " + v.s + "]";
         if (values) {
@@ -316,7 +316,7 @@ void print_params_markdown(std::ostream& out, const std::string& prefix,
     for (const auto& d : param_schema()) {
         if (!prefix.empty() && d.path.compare(0, prefix.size(), prefix) != 0) continue;
         const param_value v = d.get(def);
-        std::string shown = d.type == param_type::cost ? std::to_string(v.u) : format_value(d, v);
+        std::string shown = d.type == param_type::cost ? format_real(v.d) : format_value(d, v);
         std::string desc = d.description;
         if (d.type == param_type::cost) desc += " (source: " + v.s + ")";
         std::string range = range_text(d);

@@ -189,9 +189,9 @@ public:
                 v.s = text;
             } else {
                 param_def cycles = *d;
-                cycles.type = param_type::uint;
+                cycles.type = param_type::real;  // as in a file: a real >= 0
                 param_value c = parse_node(cycles, load_set_value(text, place, key), where);
-                v.u = c.u;
+                v.d = c.d;
                 v.s = set_source;
                 v.list.clear();  // a value set by hand is no longer the assumption's range
             }

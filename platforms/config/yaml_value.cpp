@@ -86,14 +86,16 @@ param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origi
     param_value v;
     if (!n.IsMap()) throw_config(where.at(n), d.path, expected, describe_found(n));
     check_unique_keys(n, d.path, where);
-    param_def cycles = d;
-    cycles.type = param_type::uint;
+    // Cycles are a real (a fractional figure stays as its source gives it); a range, integers.
+    param_def cycles = d, bound = d;
+    cycles.type = param_type::real;
+    bound.type = param_type::uint;
     bool have_cycles = false, have_source = false;
     for (const auto& kv : n) {
         const std::string key = scalar_path_value(kv.first);
         const std::string path = d.path + "." + key;
         if (key == "cycles") {
-            v.u = parse_uint(cycles, kv.second, where, path);
+            v.d = parse_real(cycles, kv.second, where, path);
             have_cycles = true;
         } else if (key == "source") {
             if (!kv.second.IsScalar() || kv.second.Scalar().empty())
@@ -110,8 +112,8 @@ param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origi
             if (!kv.second.IsSequence() || kv.second.size() != 2)
                 throw_config(where.at(kv.second, kv.first.Mark()), path, want,
                              describe_found(kv.second));
-            const uint64_t lo = parse_uint(cycles, kv.second[0], where, path + "[0]");
-            const uint64_t hi = parse_uint(cycles, kv.second[1], where, path + "[1]");
+            const uint64_t lo = parse_uint(bound, kv.second[0], where, path + "[0]");
+            const uint64_t hi = parse_uint(bound, kv.second[1], where, path + "[1]");
             if (lo > hi)
                 throw_config(where.at(kv.second, kv.first.Mark()), path, want,
                              "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
@@ -130,9 +132,9 @@ param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origi
         throw_config(where.at(n), d.path, "a range [lo, hi] with kind: assumed", "no range");
     if (!have_cycles) throw_config(where.at(n), d.path, expected, "no cycles");
     if (!have_source) throw_config(where.at(n), d.path, expected, "no source");
-    if (v.list.size() == 2 && (v.u < v.list[0] || v.u > v.list[1]))
+    if (v.list.size() == 2 && (v.d < v.list[0] || v.d > v.list[1]))
         throw_config(where.at(n), d.path + ".range",
-                     "a range that holds cycles (" + std::to_string(v.u) + ")",
+                     "a range that holds cycles (" + format_real(v.d) + ")",
                      "[" + std::to_string(uint64_t(v.list[0])) + ", " +
                          std::to_string(uint64_t(v.list[1])) + "]");
     return v;

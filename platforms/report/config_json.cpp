@@ -28,7 +28,7 @@ json value_json(const param_def& d, const param_value& v) {
         }
         case param_type::cost: {
             json c = json::object();
-            c["cycles"] = v.u;
+            c["cycles"] = json_num(v.d);  // a whole figure stays an integer
             c["source"] = v.s;
             if (v.list.size() == 2)  // an assumed figure's plausible range
                 c["range"] = json::array({json_num(v.list[0]), json_num(v.list[1])});
@@ -70,10 +70,11 @@ param_value value_of(const param_def& d, const json& j, const std::string& what)
             }
             break;
         case param_type::cost: {
-            if (!j.is_object() || !j.contains("cycles") || !j["cycles"].is_number_unsigned() ||
-                !j.contains("source") || !j["source"].is_string())
-                bad("{\"cycles\": N, \"source\": \"...\"}");
-            v.u = j["cycles"].get<uint64_t>();
+            if (!j.is_object() || !j.contains("cycles") || !j["cycles"].is_number() ||
+                !(j["cycles"].get<double>() >= 0) || !j.contains("source") ||
+                !j["source"].is_string())
+                bad("{\"cycles\": N >= 0, \"source\": \"...\"}");
+            v.d = j["cycles"].get<double>();
             v.s = j["source"].get<std::string>();
             if (j.contains("range")) {
                 const json& r = j["range"];

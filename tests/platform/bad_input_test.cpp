@@ -324,7 +324,7 @@ TEST(PlatformBadInput, UnknownCostField) {
 
 TEST(PlatformBadInput, CostAsBareNumber) {
     expect_bad("cost_scalar.yaml", {}, "cost_scalar.yaml:3:23", "l0.costs.partition_switch",
-               "{cycles: an integer");
+               "{cycles: a number");
 }
 
 TEST(PlatformBadInput, NegativeCost) {
@@ -446,7 +446,7 @@ TEST(PlatformBadInput, SetEmptyNumber) {
 TEST(PlatformBadInput, SetBadCostCycles) {
     expect_bad("../../../platforms/reference.yaml", {"l0.costs.partition_switch=fast"},
                "--set l0.costs.partition_switch=fast", "l0.costs.partition_switch",
-               "an integer in 0..1000000000");
+               "a number in [0, 1000000000]");
 }
 
 TEST(PlatformBadInput, SetBreaksCrossCheck) {

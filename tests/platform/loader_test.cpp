@@ -102,6 +102,21 @@ TEST(PlatformLoader, SetCostCyclesAndSource) {
     EXPECT_EQ(c.l1.costs.wake.source, "assumption: test");
 }
 
+// A cost is a non-negative real, in a file and with --set, and stays so through a dump.
+TEST(PlatformLoader, FractionalCost) {
+    platform_config c = load_platform(good_dir + "fractional_cost.yaml");
+    EXPECT_EQ(c.workload.arithoh_iteration.cycles, 8.8);
+    EXPECT_EQ(c.l0.costs.reg_move.cycles, 2.5);
+    const platform_config again = load_platform(write_temp("fractional.yaml", dump_config(c)));
+    EXPECT_EQ(again.workload.arithoh_iteration.cycles, 8.8);
+    EXPECT_EQ(again.l0.costs.reg_move.cycles, 2.5);
+    EXPECT_EQ(again.l0.costs.reg_move.range.hi, 40u);  // a range holds a fractional figure
+    c = load_platform(good_dir + "fractional_cost.yaml",
+                      {"l0.costs.partition_switch=1500.25", "l1.costs.wake.cycles=0.5"});
+    EXPECT_EQ(c.l0.costs.partition_switch.cycles, 1500.25);
+    EXPECT_EQ(c.l1.costs.wake.cycles, 0.5);
+}
+
 TEST(PlatformLoader, SetListAndStringValues) {
     const platform_config c =
         load_platform(good_dir + "minimal.yaml",
@@ -270,8 +285,10 @@ TEST(PlatformSchema, EveryKeySetsOnlyItsOwnField) {
         switch (d.type) {
             case param_type::uint:
             case param_type::hz:
-            case param_type::cost:
                 v.u = v.u == 2 ? 3 : 2;
+                break;
+            case param_type::cost:
+                v.d = v.d == 2.5 ? 3.5 : 2.5;
                 v.s += "x";
                 break;
             case param_type::real:
