@@ -49,7 +49,6 @@ struct param_value {
     bool b = false;            // boolean
     std::string s;             // string, choice, cost (source)
     std::vector<double> list;  // real_list; cost: its range [lo, hi] when given
-    std::string kind;          // cost: a `kind:` stated in the file (empty: from the source)
 };
 
 // What a key is, apart from where its value lives.

@@ -105,6 +105,12 @@ json provenance_json(const platform_config& cfg) {
         e["source"] = p.source;
         if (p.range.size() == 2)
             e["range"] = json::array({json_num(p.range[0]), json_num(p.range[1])});
+        if (!p.calibrated_on.empty()) {  // the published figure it was set from
+            json f = json::object();
+            f["metric"] = p.calibrated_on.metric;
+            f["policy"] = p.calibrated_on.policy;
+            e["calibrated_on"] = f;
+        }
         out[d.path] = e;
     }
     return out;
@@ -119,7 +125,7 @@ void provenance_from_json(const json& prov, platform_config& cfg, const std::str
             !e.contains("source") || !e["source"].is_string())
             throw std::runtime_error(what + ": provenance." + key +
                                      ": expected {\"kind\": ..., \"source\": ...}");
-        value_provenance p{e["kind"].get<std::string>(), e["source"].get<std::string>(), {}};
+        value_provenance p{e["kind"].get<std::string>(), e["source"].get<std::string>(), {}, {}};
         if (e.contains("range")) {
             const json& r = e["range"];
             if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number())
@@ -127,11 +133,19 @@ void provenance_from_json(const json& prov, platform_config& cfg, const std::str
                                          ".range: expected [lo, hi]");
             p.range = {r[0].get<double>(), r[1].get<double>()};
         }
+        if (e.contains("calibrated_on")) {
+            const json& f = e["calibrated_on"];
+            if (!f.is_object() || !f.contains("metric") || !f["metric"].is_string() ||
+                !f.contains("policy") || !f["policy"].is_string())
+                throw std::runtime_error(what + ": provenance." + key +
+                                         ".calibrated_on: expected {\"metric\", \"policy\"}");
+            p.calibrated_on = {f["metric"].get<std::string>(), f["policy"].get<std::string>()};
+        }
         // What would be inferred again is not kept: a default, a cost's kind from its source.
         if (p.kind == "default") continue;
         if (d->type == param_type::cost) {
             cfg.provenance.erase(key);
-            if (provenance_of(cfg, *d).kind == p.kind) continue;
+            if (provenance_of(cfg, *d).kind == p.kind && p.calibrated_on.empty()) continue;
         }
         cfg.provenance[key] = p;
     }

@@ -213,7 +213,10 @@ TEST(PlatformLoader, EveryReferenceValueStatesItsKind) {
         const value_provenance p = provenance_of(c, d);
         SCOPED_TRACE(d.path + " " + p.kind);
         EXPECT_NE(p.kind, "unspecified");
-        if (p.kind == "calibrated") ++calibrated;
+        if (p.kind == "calibrated") {
+            ++calibrated;
+            EXPECT_EQ(p.calibrated_on.policy, "cancel");  // the kernel as fixed
+        }
         if (p.kind == "assumed" && d.type != param_type::boolean && d.type != param_type::choice &&
             d.type != param_type::real_list) {
             EXPECT_EQ(p.range.size(), 2u);
@@ -223,6 +226,60 @@ TEST(PlatformLoader, EveryReferenceValueStatesItsKind) {
         }
     }
     EXPECT_EQ(calibrated, 2u);
+    EXPECT_EQ(provenance_of(c, *find_param("l2.housekeeping_hz")).calibrated_on.metric,
+              "kvm_guest_exit");
+    EXPECT_EQ(
+        provenance_of(c, *find_param("workload.costs.arithoh_iteration")).calibrated_on.metric,
+        "arithoh_count");
+}
+
+// Three calibrated values, one per figure of the cancel column: each keeps its figure through
+// a dump, and `nestvp params --platform` shows it.
+TEST(PlatformLoader, ThreeCalibratedValuesNameTheirFigures) {
+    const platform_config c = load_platform(good_dir + "three_calibrated.yaml");
+    const std::pair<const char*, const char*> want[] = {
+        {"l2.housekeeping_hz", "kvm_guest_exit"},
+        {"l2.devices.mmio_hz", "gsb_recv"},
+        {"workload.costs.arithoh_iteration", "arithoh_count"}};
+    const platform_config again = load_platform(write_temp("calibrated.yaml", dump_config(c)));
+    for (const auto& w : want) {
+        SCOPED_TRACE(w.first);
+        for (const platform_config* p : {&c, &again}) {
+            const value_provenance v = provenance_of(*p, *find_param(w.first));
+            EXPECT_EQ(v.kind, "calibrated");
+            EXPECT_EQ(v.calibrated_on.metric, w.second);
+            EXPECT_EQ(v.calibrated_on.policy, "cancel");
+        }
+    }
+    EXPECT_EQ(body(dump_config(again)), body(dump_config(c)));
+    EXPECT_EQ(c.workload.arithoh_iteration.cycles, 8.8);
+    std::ostringstream table;
+    print_params_table(table, "", &c);
+    EXPECT_NE(table.str().find("[calibrated on gsb_recv, cancel: gsb_recv, cancel: 28,110"),
+              std::string::npos)
+        << table.str();
+    EXPECT_NE(table.str().find("[calibrated on arithoh_count, cancel]"), std::string::npos);
+    std::ostringstream markdown;
+    print_params_markdown(markdown, "workload.", &c);
+    EXPECT_NE(markdown.str().find("| calibrated on arithoh_count, cancel |"), std::string::npos)
+        << markdown.str();
+}
+
+// `--set KEY.source=TEXT` changes only the source: a cost it leaves calibrated keeps its figure;
+// a cost set by hand is no longer calibrated on anything.
+TEST(PlatformLoader, SetSourceKeepsACalibratedCostsFigure) {
+    const param_def& arithoh = *find_param("workload.costs.arithoh_iteration");
+    platform_config c =
+        load_platform(platforms_dir + "reference.yaml",
+                      {"workload.costs.arithoh_iteration.source=calibrated: reworded"});
+    value_provenance p = provenance_of(c, arithoh);
+    EXPECT_EQ(p.kind, "calibrated");
+    EXPECT_EQ(p.source, "calibrated: reworded");
+    EXPECT_EQ(p.calibrated_on.metric, "arithoh_count");
+    c = load_platform(platforms_dir + "reference.yaml", {"workload.costs.arithoh_iteration=8.8"});
+    p = provenance_of(c, arithoh);
+    EXPECT_EQ(p.kind, "set");
+    EXPECT_TRUE(p.calibrated_on.empty());
 }
 
 TEST(PlatformLoader, VariantsDifferFromTheReferenceOnlyWhereTheySay) {
