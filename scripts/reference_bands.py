@@ -13,8 +13,8 @@ PUBLISHED = {  # reference-result.md, from the 7be6ce7043b4 patch message (10 s 
     "gsb_recv": (28060, 28110),
 }
 # The figures platform values were set from, read from the records' provenance: a calibrated
-# value's source starts "<metric>, <policy>:" (platforms/reference.yaml). Those figures are
-# reproduced, not predicted; every other figure is a prediction.
+# value names its figure in calibrated_on: {metric, policy} (docs/platform-file.md, "Kinds").
+# Those figures are reproduced, not predicted; every other figure is a prediction.
 CALIBRATED_ON = {}
 
 
@@ -22,11 +22,15 @@ def read_calibrations(record):
     for key, p in record.get("provenance", {}).items():
         if p.get("kind") != "calibrated":
             continue
-        m = re.match(r"(?:calibrated: )?([a-z_]+), (no-cancel|cancel):", p.get("source", ""))
-        if m:
-            CALIBRATED_ON[(m.group(1), m.group(2))] = key
+        on = p.get("calibrated_on") or {}
+        figure = (on.get("metric"), on.get("policy"))
+        if figure[0] in PUBLISHED and figure[1] in ("no-cancel", "cancel"):
+            CALIBRATED_ON[figure] = key
+        elif not on:
+            print(f"note: {key} is calibrated but names no figure (no calibrated_on)")
         else:
-            print(f"note: {key} is calibrated on a figure this table does not name: {p.get('source')}")
+            print(f"note: {key} is calibrated on a figure this table does not name: "
+                  f"{figure[0]}, {figure[1]}")
 
 
 def kind(metric, side):
