@@ -203,8 +203,8 @@ TEST(PlatformLoader, ReferencePlatformIsTheReferenceSetup) {
     }
 }
 
-// Every model value the reference file (and its core file) sets states its kind; at most two
-// are calibrated, each naming the figure it was set from.
+// Every model value the reference file (and its core file) sets states its kind; two are
+// calibrated, each naming the figure of the cancel column it was set from.
 TEST(PlatformLoader, EveryReferenceValueStatesItsKind) {
     const platform_config c = load_platform(platforms_dir + "reference.yaml");
     unsigned calibrated = 0;
