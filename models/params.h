@@ -20,7 +20,7 @@ enum class param_type {
     string,     // any scalar text
     choice,     // one of `choices`
     real_list,  // a list of floating-point numbers
-    cost,       // a cost: {cycles: N, source: "..."} in a file, N cycles with --set
+    cost,       // a cost: {cycles: N, source: "..."} in a file, N cycles with --set (N real, >= 0)
 };
 
 // The plausible range [lo, hi] of an assumed cost (lo > hi: none given).
@@ -30,25 +30,25 @@ struct cost_range {
 };
 
 // A cost in core cycles, with where the figure comes from ("assumption: ..." if assumed) and,
-// for an assumption, its plausible range (docs/calibration.md).
+// for an assumption, its plausible range (docs/calibration.md). The cycles may be fractional
+// where the source is (arithoh: 340.3 M iterations/s at 3.0 GHz is 8.8 cycles an iteration).
 struct cost_param {
-    uint64_t cycles = 0;
+    double cycles = 0;
     std::string source;
     cost_range range;
 
     cost_param() = default;
-    cost_param(uint64_t c, std::string s, cost_range r = {})
+    cost_param(double c, std::string s, cost_range r = {})
         : cycles(c), source(std::move(s)), range(r) {}
 };
 
 // One parsed value; which member is meaningful depends on the type.
 struct param_value {
-    uint64_t u = 0;            // uint, hz, cost (cycles)
-    double d = 0.0;            // real
+    uint64_t u = 0;            // uint, hz
+    double d = 0.0;            // real, cost (cycles)
     bool b = false;            // boolean
     std::string s;             // string, choice, cost (source)
     std::vector<double> list;  // real_list; cost: its range [lo, hi] when given
-    std::string kind;          // cost: a `kind:` stated in the file (empty: from the source)
 };
 
 // What a key is, apart from where its value lives.
@@ -112,7 +112,7 @@ public:
         m.min_open = min_open;
         return add_same(std::move(m), field, &param_value::list);
     }
-    // A cost in cycles with its source and, for an assumption, its range (0..1e9 cycles).
+    // A cost in cycles (a real in [0, 1e9]) with its source and, for an assumption, its range.
     param_list& add_cost(const char* key, cost_param C::*field, const char* desc) {
         return add(
             meta(key, param_type::cost, "cycles", desc, 0.0, 1e9),
@@ -121,12 +121,12 @@ public:
                 if (v.list.size() == 2)
                     r = cost_range{static_cast<uint64_t>(v.list[0]),
                                    static_cast<uint64_t>(v.list[1])};
-                c.*field = cost_param{v.u, v.s, r};
+                c.*field = cost_param{v.d, v.s, r};
             },
             [field](const C& c) {
                 const cost_param& k = c.*field;
                 param_value v;
-                v.u = k.cycles;
+                v.d = k.cycles;
                 v.s = k.source;
                 if (!k.range.empty())
                     v.list = {static_cast<double>(k.range.lo), static_cast<double>(k.range.hi)};

@@ -110,7 +110,6 @@ bool is_stated_kind(const std::string& kind) {
     return kind == "sourced" || kind == "assumed" || kind == "calibrated";
 }
 
-namespace {
 std::string cost_kind_from_source(const std::string& s) {
     const auto starts = [&s](const char* p) { return s.rfind(p, 0) == 0; };
     return starts("assumption")   ? "assumed"
@@ -118,16 +117,29 @@ std::string cost_kind_from_source(const std::string& s) {
            : starts("--set")      ? "set"
                                   : "sourced";
 }
-}  // namespace
+
+const std::vector<std::string>& calibration_metrics() {
+    static const std::vector<std::string> m = {"kvm_guest_exit", "arithoh_count", "gsb_recv"};
+    return m;
+}
+
+const std::vector<std::string>& calibration_policies() {
+    static const std::vector<std::string> p = {"cancel"};
+    return p;
+}
+
+std::string figure_text(const calibration_figure& f) {
+    return f.metric + ", " + f.policy;
+}
 
 value_provenance provenance_of(const platform_config& cfg, const param_def& def) {
     const auto it = cfg.provenance.find(def.path);
     if (it != cfg.provenance.end()) return it->second;
     if (def.type == param_type::cost) {
         const param_value v = def.get(cfg);
-        return {cost_kind_from_source(v.s), v.s, v.list};
+        return {cost_kind_from_source(v.s), v.s, v.list, {}};
     }
-    return {"default", "the schema's default", {}};
+    return {"default", "the schema's default", {}, {}};
 }
 
 platform_config default_platform() {
@@ -165,11 +177,11 @@ std::string range_text(const param_def& d) {
         }
         case param_type::uint:
         case param_type::hz:
-        case param_type::cost:
             if (d.min == 0 && d.max == 0) return "";
             return number_text(d.min) + ".." + number_text(d.max);
         case param_type::real:
         case param_type::real_list:
+        case param_type::cost:
             return (d.min_open ? "(" : "[") + number_text(d.min) + ", " + number_text(d.max) + "]";
         default:
             return "";
@@ -194,7 +206,7 @@ std::string expectation(const param_def& d) {
         case param_type::real_list:
             return "a list of numbers in " + r;
         case param_type::cost:
-            return "{cycles: an integer in " + r +
+            return "{cycles: a number in " + r +
                    ", source: a non-empty string, optional range: [lo, hi] around cycles}";
     }
     return "?";
@@ -246,7 +258,7 @@ std::string format_value(const param_def& d, const param_value& v) {
             return s + "]";
         }
         case param_type::cost:
-            return "{cycles: " + std::to_string(v.u) + ", source: " + yaml_quote(v.s) +
+            return "{cycles: " + format_real(v.d) + ", source: " + yaml_quote(v.s) +
                    (v.list.size() == 2 ? ", range: [" + std::to_string(uint64_t(v.list[0])) + ", " +
                                              std::to_string(uint64_t(v.list[1])) + "]"
                                        : std::string()) +
@@ -257,17 +269,21 @@ std::string format_value(const param_def& d, const param_value& v) {
 
 std::string format_stated(const param_def& d, const param_value& v, const value_provenance& p) {
     if (!is_stated_kind(p.kind)) return format_value(d, v);
+    const std::string on = p.calibrated_on.empty()
+                               ? std::string()
+                               : ", calibrated_on: {metric: " + p.calibrated_on.metric +
+                                     ", policy: " + p.calibrated_on.policy + "}";
     if (d.type == param_type::cost) {
-        if (p.kind == cost_kind_from_source(v.s)) return format_value(d, v);
         std::string s = format_value(d, v);
         s.pop_back();  // '}'
-        return s + ", kind: " + p.kind + "}";
+        if (p.kind != cost_kind_from_source(v.s)) s += ", kind: " + p.kind;
+        return s + on + "}";
     }
     std::string s =
         "{value: " + format_value(d, v) + ", kind: " + p.kind + ", source: " + yaml_quote(p.source);
     if (p.range.size() == 2)
         s += ", range: [" + format_real(p.range[0]) + ", " + format_real(p.range[1]) + "]";
-    return s + "}";
+    return s + on + "}";
 }
 
 void print_params_table(std::ostream& out, const std::string& prefix,
@@ -284,16 +300,20 @@ void print_params_table(std::ostream& out, const std::string& prefix,
     for (const auto& d : param_schema()) {
         if (!prefix.empty() && d.path.compare(0, prefix.size(), prefix) != 0) continue;
         const param_value v = d.get(def);
-        std::string shown = d.type == param_type::cost ? std::to_string(v.u) : format_value(d, v);
+        std::string shown = d.type == param_type::cost ? format_real(v.d) : format_value(d, v);
         std::string desc = d.description;
         if (d.type == param_type::cost) desc += " [source: " + v.s + "]";
         if (values) {
             const value_provenance p = provenance_of(def, d);
+            const std::string on =
+                p.calibrated_on.empty() ? "" : " on " + figure_text(p.calibrated_on);
             if (is_stated_kind(p.kind) && d.type != param_type::cost) {
-                desc += " [" + p.kind + ": " + p.source;
+                desc += " [" + p.kind + on + ": " + p.source;
                 if (p.range.size() == 2)
                     desc += "; range " + format_real(p.range[0]) + "-" + format_real(p.range[1]);
                 desc += "]";
+            } else if (!on.empty()) {
+                desc += " [" + p.kind + on + "]";
             }
             std::snprintf(line, sizeof line, "%-34s %-9s %-22s %-11s %-6s %-32s ", d.path.c_str(),
                           type_name(d.type).c_str(), shown.c_str(), p.kind.c_str(), d.unit.c_str(),
@@ -316,7 +336,7 @@ void print_params_markdown(std::ostream& out, const std::string& prefix,
     for (const auto& d : param_schema()) {
         if (!prefix.empty() && d.path.compare(0, prefix.size(), prefix) != 0) continue;
         const param_value v = d.get(def);
-        std::string shown = d.type == param_type::cost ? std::to_string(v.u) : format_value(d, v);
+        std::string shown = d.type == param_type::cost ? format_real(v.d) : format_value(d, v);
         std::string desc = d.description;
         if (d.type == param_type::cost) desc += " (source: " + v.s + ")";
         std::string range = range_text(d);
@@ -326,7 +346,12 @@ void print_params_markdown(std::ostream& out, const std::string& prefix,
             *s = e;
         }
         out << "| `" << d.path << "` | " << type_name(d.type) << " | `" << shown << "` | ";
-        if (values) out << provenance_of(def, d).kind << " | ";
+        if (values) {
+            const value_provenance p = provenance_of(def, d);
+            out << p.kind;
+            if (!p.calibrated_on.empty()) out << " on " << figure_text(p.calibrated_on);
+            out << " | ";
+        }
         out << d.unit << " | " << range << " | " << desc << " |\n";
     }
 }

@@ -25,6 +25,18 @@ struct param_def : param_meta {
 value_provenance provenance_of(const platform_config& cfg, const param_def& def);
 // The kinds a platform file may state.
 bool is_stated_kind(const std::string& kind);
+// The kind a cost's source text states: "assumption..." assumed, "calibrated..." calibrated,
+// "--set..." set, anything else sourced.
+std::string cost_kind_from_source(const std::string& source);
+
+// The figures a value may be calibrated on (reference-result.md, "Calibration and prediction"):
+// the rows of the reference table, on the cancel column only; at most three values, no two on
+// one figure.
+const std::vector<std::string>& calibration_metrics();
+const std::vector<std::string>& calibration_policies();
+constexpr unsigned k_max_calibrated = 3;
+// "kvm_guest_exit, cancel".
+std::string figure_text(const calibration_figure& f);
 
 // Every key, in file order: machine, l0, l1, l2, workload, run; costs after each level's keys.
 const std::vector<param_def>& param_schema();
@@ -44,7 +56,8 @@ std::string expectation(const param_def& def);
 // A value as YAML text that parses back to the same value (strings double-quoted).
 std::string format_value(const param_def& def, const param_value& v);
 // The same with its provenance when the file stated one: {value: V, kind: K, source: "...",
-// range: [lo, hi]} for a non-cost key, `kind:` added to a cost that stated it.
+// range: [lo, hi], calibrated_on: {metric: M, policy: P}} for a non-cost key; `kind:` and
+// `calibrated_on:` added to a cost that stated them.
 std::string format_stated(const param_def& def, const param_value& v, const value_provenance& p);
 // Shortest decimal text of v that reads back to exactly v.
 std::string format_real(double v);

@@ -90,14 +90,26 @@ struct run_config {
     }
 };
 
+// The one published figure a calibrated value was set from (reference-result.md, "Calibration
+// and prediction"): a row of the reference table and its policy column.
+struct calibration_figure {
+    std::string metric;  // kvm_guest_exit | arithoh_count | gsb_recv
+    std::string policy;  // cancel: the kernel as fixed (no-cancel is predicted)
+    bool empty() const { return metric.empty() && policy.empty(); }
+    bool operator==(const calibration_figure& o) const {
+        return metric == o.metric && policy == o.policy;
+    }
+};
+
 // Where a value comes from (docs/calibration.md): `sourced` (names its source), `assumed` (a
 // reason and, for a number, a plausible range), `calibrated` (names the one published figure it
 // was set from). The loader also records `unspecified` (a plain value in a file), `set` (--set);
 // a key no file mentions is `default`.
 struct value_provenance {
     std::string kind;
-    std::string source;         // the source, the reason, or the published figure
-    std::vector<double> range;  // assumed numbers: [lo, hi]
+    std::string source;                // the source, the reason, or the published figure
+    std::vector<double> range;         // assumed numbers: [lo, hi]
+    calibration_figure calibrated_on;  // calibrated values: the figure; empty for the others
 };
 
 struct platform_config {

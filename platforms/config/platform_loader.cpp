@@ -5,6 +5,7 @@
 #include "platforms/config/platform_loader.h"
 #include "platforms/config/yaml_guard.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -180,6 +181,7 @@ public:
             throw_config(place, key, "a key listed by `nestvp params`", found);
         }
         param_value v;
+        const value_provenance before = provenance_of(cfg, *d);
         if (d->type == param_type::cost) {
             v = d->get(cfg);
             if (field == "source") {
@@ -189,9 +191,9 @@ public:
                 v.s = text;
             } else {
                 param_def cycles = *d;
-                cycles.type = param_type::uint;
+                cycles.type = param_type::real;  // as in a file: a real >= 0
                 param_value c = parse_node(cycles, load_set_value(text, place, key), where);
-                v.u = c.u;
+                v.d = c.d;
                 v.s = set_source;
                 v.list.clear();  // a value set by hand is no longer the assumption's range
             }
@@ -207,10 +209,15 @@ public:
             v = parse_node(*d, load_set_value(text, place, key), where);
         }
         d->set(cfg, v);
-        if (d->type == param_type::cost)
+        if (d->type == param_type::cost) {
             cfg.provenance.erase(key);  // the kind follows from the (new) source text
-        else
-            cfg.provenance[key] = {"set", set_source, {}};
+            // .source=TEXT changes only the source: a cost it leaves calibrated keeps its figure.
+            if (field == "source" && cost_kind_from_source(text) == "calibrated" &&
+                !before.calibrated_on.empty())
+                cfg.provenance[key] = {"calibrated", text, v.list, before.calibrated_on};
+        } else {
+            cfg.provenance[key] = {"set", set_source, {}, {}};
+        }
         record(key, place);
     }
 
@@ -272,17 +279,7 @@ public:
                                 " <= machine.tb.freq_hz (a tick of at least one time-base tick)",
                             std::to_string(hz.second) + " Hz ticks on a " +
                                 std::to_string(m.tb_freq_hz) + " Hz time base");
-        // At most two calibrated values (reference-result.md, "Calibration and prediction").
-        std::vector<std::string> calibrated;
-        for (const auto& d : param_schema())
-            if (provenance_of(cfg, d).kind == "calibrated") calibrated.push_back(d.path);
-        if (calibrated.size() > 2) {
-            const std::string& third = calibrated[2];
-            throw_config(place_of(third, top_file), third,
-                         "at most two calibrated values (" + calibrated[0] + " and " +
-                             calibrated[1] + " are)",
-                         "a third; state it as sourced or assumed");
-        }
+        check_calibrated(top_file);
         const run_config& r = cfg.run;
         if (!r.trace_path.empty() && r.trace_start_s >= r.duration_s)  // an empty trace
             refuse_pair("run.trace_window.start_s", "run.duration_s",
@@ -297,6 +294,45 @@ public:
     }
 
 private:
+    // Calibrated values (reference-result.md, "Calibration and prediction"): each names the one
+    // figure it was set from, at most three, no figure twice. In the order they were set, so
+    // that the error names the one set last (a --set source can make a cost calibrated).
+    void check_calibrated(const std::string& top_file) const {
+        std::vector<std::pair<std::string, calibration_figure>> cal;
+        for (const auto& d : param_schema()) {
+            const value_provenance p = provenance_of(cfg, d);
+            if (p.kind == "calibrated") cal.emplace_back(d.path, p.calibrated_on);
+        }
+        const auto seq = [this](const std::string& key) {
+            const auto it = m_origin.find(key);
+            return it == m_origin.end() ? 0 : it->second.second;
+        };
+        std::stable_sort(cal.begin(), cal.end(), [&seq](const auto& a, const auto& b) {
+            return seq(a.first) < seq(b.first);
+        });
+        for (const auto& c : cal)
+            if (c.second.empty())
+                throw_config(place_of(c.first, top_file), c.first,
+                             "calibrated_on: {metric, policy} on a calibrated value (the published "
+                             "figure it was set from)",
+                             "a source text that starts 'calibrated' and no calibrated_on (state "
+                             "it in a file)");
+        if (cal.size() > k_max_calibrated) {
+            const std::string& fourth = cal[k_max_calibrated].first;
+            throw_config(place_of(fourth, top_file), fourth,
+                         "at most three calibrated values (" + cal[0].first + ", " + cal[1].first +
+                             " and " + cal[2].first + " are)",
+                         "a fourth; state it as sourced or assumed");
+        }
+        for (size_t j = 1; j < cal.size(); ++j)
+            for (size_t i = 0; i < j; ++i)
+                if (cal[i].second == cal[j].second)
+                    throw_config(place_of(cal[j].first, top_file), cal[j].first,
+                                 "one calibrated value per published figure (" + cal[i].first +
+                                     " is calibrated on " + figure_text(cal[i].second) + ")",
+                                 "a second one on " + figure_text(cal[j].second));
+    }
+
     YAML::Node load_set_value(const std::string& text, const std::string& place,
                               const std::string& key) {
         try {
@@ -317,19 +353,19 @@ private:
             if (value.IsNull()) throw_config(where.at(key_node), full, expectation(*d), "nothing");
             const std::string place = where.at(value, key_node.Mark());
             if (d->type == param_type::cost) {
-                const param_value v = parse_node(*d, value, where);
-                d->set(cfg, v);
-                if (v.kind.empty())
+                value_provenance p;
+                d->set(cfg, parse_cost(*d, value, where, p));
+                if (p.kind.empty())
                     cfg.provenance.erase(full);  // the kind follows from the source text
                 else
-                    cfg.provenance[full] = {v.kind, v.s, v.list};
+                    cfg.provenance[full] = p;
             } else if (value.IsMap() && d->type != param_type::string) {
                 value_provenance p;
                 d->set(cfg, parse_stated_value(*d, value, where, p));
                 cfg.provenance[full] = p;
             } else {
                 d->set(cfg, parse_node(*d, value, where));
-                cfg.provenance[full] = {"unspecified", "a plain value at " + place, {}};
+                cfg.provenance[full] = {"unspecified", "a plain value at " + place, {}, {}};
             }
             record(full, place);
             return;

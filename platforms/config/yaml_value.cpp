@@ -81,19 +81,90 @@ std::string parse_string(const param_def& d, const YAML::Node& n, const yaml_ori
     return utf8_text(n, where, path);
 }
 
-param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origin& where) {
+// calibrated_on: {metric: M, policy: P}, the one published figure a calibrated value was set
+// from (reference-result.md, "Calibration and prediction"): a row of the reference table, on the
+// cancel column (the kernel as fixed); the no-cancel column is predicted, never calibrated on.
+calibration_figure parse_figure(const YAML::Node& key, const YAML::Node& n, const std::string& path,
+                                const yaml_origin& where) {
+    std::string metrics;
+    for (const auto& m : calibration_metrics()) metrics += (metrics.empty() ? "" : "|") + m;
+    const std::string expected = "{metric: " + metrics + ", policy: cancel}";
+    if (!n.IsMap()) throw_config(where.at(n, key.Mark()), path, expected, describe_found(n));
+    check_unique_keys(n, path, where);
+    const auto one_of = [](const YAML::Node& x, const std::vector<std::string>& choices) {
+        if (!x.IsScalar()) return false;
+        for (const auto& c : choices)
+            if (c == x.Scalar()) return true;
+        return false;
+    };
+    calibration_figure f;
+    for (const auto& kv : n) {
+        const std::string k = scalar_path_value(kv.first);
+        const std::string at = where.at(kv.second, kv.first.Mark());
+        if (k == "metric") {
+            if (!one_of(kv.second, calibration_metrics()))
+                throw_config(at, path + ".metric",
+                             "one of " + metrics + " (a row of the reference table)",
+                             describe_found(kv.second));
+            f.metric = kv.second.Scalar();
+        } else if (k == "policy") {
+            if (!one_of(kv.second, calibration_policies()))
+                throw_config(at, path + ".policy",
+                             "cancel (only the cancel column, the kernel as fixed, may be "
+                             "calibrated on)",
+                             kv.second.IsScalar() && kv.second.Scalar() == "no-cancel"
+                                 ? "no-cancel, whose figures are predicted"
+                                 : describe_found(kv.second));
+            f.policy = kv.second.Scalar();
+        } else {
+            throw_config(where.at(kv.first), path + "." + k,
+                         "a key of calibrated_on (metric, policy)", "unknown key '" + k + "'");
+        }
+    }
+    if (f.metric.empty()) throw_config(where.at(n, key.Mark()), path, expected, "no metric");
+    if (f.policy.empty()) throw_config(where.at(n, key.Mark()), path, expected, "no policy");
+    return f;
+}
+
+// A calibrated value names its figure, and only a calibrated value does (docs/platform-file.md,
+// "Kinds"). `kind_at` is where the kind was stated (a cost's source text when `from_text`),
+// `figure_at` where calibrated_on was.
+void check_figure(const std::string& path, const std::string& kind, const std::string& kind_at,
+                  bool from_text, const calibration_figure& f, const std::string& figure_at) {
+    if (kind == "calibrated" && f.empty())
+        throw_config(kind_at, path,
+                     "calibrated_on: {metric, policy} on a calibrated value (the published "
+                     "figure it was set from)",
+                     from_text ? "no calibrated_on (the source text starts 'calibrated')"
+                               : "no calibrated_on");
+    if (kind != "calibrated" && !f.empty())
+        throw_config(figure_at, path + ".calibrated_on", "calibrated_on only on a calibrated value",
+                     "a " + kind + " value" +
+                         (from_text ? " (its source text does not start 'calibrated')" : ""));
+}
+
+}  // namespace
+
+param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origin& where,
+                       value_provenance& out) {
     const std::string expected = expectation(d);
     param_value v;
+    out = {};
     if (!n.IsMap()) throw_config(where.at(n), d.path, expected, describe_found(n));
     check_unique_keys(n, d.path, where);
-    param_def cycles = d;
-    cycles.type = param_type::uint;
+    // Cycles are a real (a fractional figure stays as its source gives it); a range, integers.
+    param_def cycles = d, bound = d;
+    cycles.type = param_type::real;
+    bound.type = param_type::uint;
     bool have_cycles = false, have_source = false;
+    std::string stated_kind;
+    YAML::Node kind_node, source_node, figure_key;
+    calibration_figure figure;
     for (const auto& kv : n) {
         const std::string key = scalar_path_value(kv.first);
         const std::string path = d.path + "." + key;
         if (key == "cycles") {
-            v.u = parse_uint(cycles, kv.second, where, path);
+            v.d = parse_real(cycles, kv.second, where, path);
             have_cycles = true;
         } else if (key == "source") {
             if (!kv.second.IsScalar() || kv.second.Scalar().empty())
@@ -101,6 +172,7 @@ param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origi
                              "a non-empty string naming where the figure comes from",
                              describe_found(kv.second));
             v.s = utf8_text(kv.second, where, path);
+            source_node = kv.second;
             have_source = true;
         } else if (key == "range") {
             // The plausible range of an assumed figure: [lo, hi], two integers, lo <= hi.
@@ -110,8 +182,8 @@ param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origi
             if (!kv.second.IsSequence() || kv.second.size() != 2)
                 throw_config(where.at(kv.second, kv.first.Mark()), path, want,
                              describe_found(kv.second));
-            const uint64_t lo = parse_uint(cycles, kv.second[0], where, path + "[0]");
-            const uint64_t hi = parse_uint(cycles, kv.second[1], where, path + "[1]");
+            const uint64_t lo = parse_uint(bound, kv.second[0], where, path + "[0]");
+            const uint64_t hi = parse_uint(bound, kv.second[1], where, path + "[1]");
             if (lo > hi)
                 throw_config(where.at(kv.second, kv.first.Mark()), path, want,
                              "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
@@ -120,25 +192,34 @@ param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origi
             if (!kv.second.IsScalar() || !is_stated_kind(kv.second.Scalar()))
                 throw_config(where.at(kv.second, kv.first.Mark()), path,
                              "sourced, assumed or calibrated", describe_found(kv.second));
-            v.kind = kv.second.Scalar();
+            stated_kind = kv.second.Scalar();
+            kind_node = kv.second;
+        } else if (key == "calibrated_on") {
+            figure = parse_figure(kv.first, kv.second, path, where);
+            figure_key = kv.first;
         } else {
-            throw_config(where.at(kv.first), path, "a cost key (cycles, source, range or kind)",
+            throw_config(where.at(kv.first), path,
+                         "a cost key (cycles, source, range, kind or calibrated_on)",
                          "unknown key '" + key + "'");
         }
     }
-    if (v.kind == "assumed" && v.list.size() != 2)
+    if (stated_kind == "assumed" && v.list.size() != 2)
         throw_config(where.at(n), d.path, "a range [lo, hi] with kind: assumed", "no range");
     if (!have_cycles) throw_config(where.at(n), d.path, expected, "no cycles");
     if (!have_source) throw_config(where.at(n), d.path, expected, "no source");
-    if (v.list.size() == 2 && (v.u < v.list[0] || v.u > v.list[1]))
+    // Without `kind:`, the source text states the kind.
+    const bool from_text = stated_kind.empty();
+    const std::string kind = from_text ? cost_kind_from_source(v.s) : stated_kind;
+    check_figure(d.path, kind, where.at(from_text ? source_node : kind_node), from_text, figure,
+                 where.at(figure_key));
+    if (!from_text || !figure.empty()) out = {kind, v.s, v.list, figure};
+    if (v.list.size() == 2 && (v.d < v.list[0] || v.d > v.list[1]))
         throw_config(where.at(n), d.path + ".range",
-                     "a range that holds cycles (" + std::to_string(v.u) + ")",
+                     "a range that holds cycles (" + format_real(v.d) + ")",
                      "[" + std::to_string(uint64_t(v.list[0])) + ", " +
                          std::to_string(uint64_t(v.list[1])) + "]");
     return v;
 }
-
-}  // namespace
 
 std::string yaml_origin::at(const YAML::Mark& m) const {
     if (!fixed.empty()) return fixed;
@@ -224,9 +305,11 @@ param_value parse_node(const param_def& d, const YAML::Node& n, const yaml_origi
                     parse_real(d, n[i], where, d.path + "[" + std::to_string(i) + "]"));
             break;
         }
-        case param_type::cost:
-            v = parse_cost(d, n, where);
+        case param_type::cost: {
+            value_provenance stated;
+            v = parse_cost(d, n, where, stated);
             break;
+        }
     }
     return v;
 }
@@ -236,9 +319,10 @@ param_value parse_stated_value(const param_def& d, const YAML::Node& n, const ya
     check_unique_keys(n, d.path, where);
     const bool numeric =
         d.type == param_type::uint || d.type == param_type::hz || d.type == param_type::real;
-    const std::string keys = numeric ? "value, kind, source or range" : "value, kind or source";
+    const std::string keys = numeric ? "value, kind, source, range or calibrated_on"
+                                     : "value, kind, source or calibrated_on";
     param_value v;
-    YAML::Node range_node, kind_node;
+    YAML::Node range_node, kind_node, figure_key;
     bool have_value = false;
     out = {};
     for (const auto& kv : n) {
@@ -276,6 +360,9 @@ param_value parse_stated_value(const param_def& d, const YAML::Node& n, const ya
                              "[" + format_real(lo) + ", " + format_real(hi) + "]");
             out.range = {lo, hi};
             range_node = kv.second;
+        } else if (key == "calibrated_on") {
+            out.calibrated_on = parse_figure(kv.first, kv.second, path, where);
+            figure_key = kv.first;
         } else {
             throw_config(where.at(kv.first), path, "a key of a stated value (" + keys + ")",
                          "unknown key '" + key + "'");
@@ -288,6 +375,8 @@ param_value parse_stated_value(const param_def& d, const YAML::Node& n, const ya
     if (out.kind == "assumed" && numeric && out.range.empty())
         throw_config(where.at(kind_node), d.path, "a range [lo, hi] with kind: assumed",
                      "no range");
+    check_figure(d.path, out.kind, where.at(kind_node), false, out.calibrated_on,
+                 where.at(figure_key));
     if (!out.range.empty()) {
         const double x = d.type == param_type::real ? v.d : static_cast<double>(v.u);
         if (x < out.range[0] || x > out.range[1])

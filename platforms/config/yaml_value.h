@@ -37,10 +37,18 @@ bool is_float_text(const std::string& s);
 // Parses `n` as a value of `def` (type and range); costs accept a {cycles, source} mapping.
 param_value parse_node(const param_def& def, const YAML::Node& n, const yaml_origin& where);
 
+// A cost: {cycles, source, optional range, kind, calibrated_on}. `out` is the provenance it
+// states (a `kind:` or a `calibrated_on:`); out.kind is empty when it states none, the kind then
+// following its source text (provenance_of).
+param_value parse_cost(const param_def& def, const YAML::Node& n, const yaml_origin& where,
+                       value_provenance& out);
+
 // A non-cost value written with its provenance (docs/platform-file.md, "Kinds"):
-// {value: V, kind: sourced|assumed|calibrated, source: "...", range: [lo, hi]}. `source` is
-// required (the source, the reason for an assumption, the published figure a calibration was set
-// from); `range` is for numbers only, required when assumed, and must hold the value.
+// {value: V, kind: sourced|assumed|calibrated, source: "...", range: [lo, hi],
+// calibrated_on: {metric: M, policy: P}}. `source` is required (the source, the reason for an
+// assumption, the published figure a calibration was set from); `range` is for numbers only,
+// required when assumed, and must hold the value; `calibrated_on` is required when calibrated and
+// refused otherwise.
 param_value parse_stated_value(const param_def& def, const YAML::Node& n, const yaml_origin& where,
                                value_provenance& out);
 

@@ -28,7 +28,7 @@ json value_json(const param_def& d, const param_value& v) {
         }
         case param_type::cost: {
             json c = json::object();
-            c["cycles"] = v.u;
+            c["cycles"] = json_num(v.d);  // a whole figure stays an integer
             c["source"] = v.s;
             if (v.list.size() == 2)  // an assumed figure's plausible range
                 c["range"] = json::array({json_num(v.list[0]), json_num(v.list[1])});
@@ -70,10 +70,11 @@ param_value value_of(const param_def& d, const json& j, const std::string& what)
             }
             break;
         case param_type::cost: {
-            if (!j.is_object() || !j.contains("cycles") || !j["cycles"].is_number_unsigned() ||
-                !j.contains("source") || !j["source"].is_string())
-                bad("{\"cycles\": N, \"source\": \"...\"}");
-            v.u = j["cycles"].get<uint64_t>();
+            if (!j.is_object() || !j.contains("cycles") || !j["cycles"].is_number() ||
+                !(j["cycles"].get<double>() >= 0) || !j.contains("source") ||
+                !j["source"].is_string())
+                bad("{\"cycles\": N >= 0, \"source\": \"...\"}");
+            v.d = j["cycles"].get<double>();
             v.s = j["source"].get<std::string>();
             if (j.contains("range")) {
                 const json& r = j["range"];
@@ -104,6 +105,12 @@ json provenance_json(const platform_config& cfg) {
         e["source"] = p.source;
         if (p.range.size() == 2)
             e["range"] = json::array({json_num(p.range[0]), json_num(p.range[1])});
+        if (!p.calibrated_on.empty()) {  // the published figure it was set from
+            json f = json::object();
+            f["metric"] = p.calibrated_on.metric;
+            f["policy"] = p.calibrated_on.policy;
+            e["calibrated_on"] = f;
+        }
         out[d.path] = e;
     }
     return out;
@@ -118,7 +125,7 @@ void provenance_from_json(const json& prov, platform_config& cfg, const std::str
             !e.contains("source") || !e["source"].is_string())
             throw std::runtime_error(what + ": provenance." + key +
                                      ": expected {\"kind\": ..., \"source\": ...}");
-        value_provenance p{e["kind"].get<std::string>(), e["source"].get<std::string>(), {}};
+        value_provenance p{e["kind"].get<std::string>(), e["source"].get<std::string>(), {}, {}};
         if (e.contains("range")) {
             const json& r = e["range"];
             if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number())
@@ -126,11 +133,19 @@ void provenance_from_json(const json& prov, platform_config& cfg, const std::str
                                          ".range: expected [lo, hi]");
             p.range = {r[0].get<double>(), r[1].get<double>()};
         }
+        if (e.contains("calibrated_on")) {
+            const json& f = e["calibrated_on"];
+            if (!f.is_object() || !f.contains("metric") || !f["metric"].is_string() ||
+                !f.contains("policy") || !f["policy"].is_string())
+                throw std::runtime_error(what + ": provenance." + key +
+                                         ".calibrated_on: expected {\"metric\", \"policy\"}");
+            p.calibrated_on = {f["metric"].get<std::string>(), f["policy"].get<std::string>()};
+        }
         // What would be inferred again is not kept: a default, a cost's kind from its source.
         if (p.kind == "default") continue;
         if (d->type == param_type::cost) {
             cfg.provenance.erase(key);
-            if (provenance_of(cfg, *d).kind == p.kind) continue;
+            if (provenance_of(cfg, *d).kind == p.kind && p.calibrated_on.empty()) continue;
         }
         cfg.provenance[key] = p;
     }

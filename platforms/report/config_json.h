@@ -7,7 +7,7 @@
 namespace nestvp {
 
 json config_json(const platform_config& cfg);
-// Every key's provenance (kind, source, range): the record's "provenance" object.
+// Every key's provenance (kind, source, range, calibrated_on): the record's "provenance" object.
 json provenance_json(const platform_config& cfg);
 // Restores the provenance a record kept (run --from).
 void provenance_from_json(const json& prov, platform_config& cfg, const std::string& what);

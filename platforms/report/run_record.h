@@ -24,7 +24,7 @@ struct run_record {
     uint64_t seed = 0;
     settings_list settings;  // in command-line order; a repeated key keeps its last value
     json config;             // merged configuration (config_json.h); null in older records
-    json provenance;         // each key's kind, source and range; null in older records
+    json provenance;  // each key's kind, source, range and calibrated_on; null in older records
     run_result result;
 };
 

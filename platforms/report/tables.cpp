@@ -48,6 +48,13 @@ std::string format_diff_pct(double a, double b) {
     return buf;
 }
 
+std::string format_diff_ns(double a, double b) {
+    if (!(std::fabs(a) < 1.0)) return format_diff_pct(a, b);
+    const double d = b - a;
+    const std::string s = format_fixed(d, 1);
+    return (d > 0 && s != "0.0" ? "+" : "") + s + " ns";
+}
+
 namespace {
 
 struct line {
@@ -197,7 +204,7 @@ std::vector<compare_row> compare_rows(const run_record& a, const run_record& b) 
         rows.push_back({name, static_cast<double>(x), static_cast<double>(y), true});
     };
     const auto lat = [&](const std::string& name, double x, double y) {
-        rows.push_back({name, x, y, false});
+        rows.push_back({name, x, y, false, true});
     };
     count("arithoh count", ma.arithoh_count, mb.arithoh_count);
     count("kvm_guest_exit", ma.kvm_guest_exit, mb.kvm_guest_exit);
@@ -244,7 +251,8 @@ std::string compare_table(const std::vector<compare_row>& rows, const std::strin
             return r.integral ? group_thousands(static_cast<uint64_t>(std::llround(v)))
                               : format_fixed(v, 1);
         };
-        cells.push_back({r.metric, fmt(r.a), fmt(r.b), format_diff_pct(r.a, r.b)});
+        cells.push_back({r.metric, fmt(r.a), fmt(r.b),
+                         r.latency ? format_diff_ns(r.a, r.b) : format_diff_pct(r.a, r.b)});
     }
     return markdown_table(cells);
 }
@@ -287,10 +295,10 @@ std::string compare_breakdown_tables(const run_record& a, const run_record& b,
             {"step (mean ns)", label_a, label_b, "difference"}};
         for (const auto& step : steps_in_path_order({&ra.breakdown, &rb.breakdown})) {
             const double x = step_mean(ra, step), y = step_mean(rb, step);
-            cells.push_back({step, ns(x), ns(y), format_diff_pct(x, y)});
+            cells.push_back({step, ns(x), ns(y), format_diff_ns(x, y)});
         }
         cells.push_back({"total (mean)", ns(ra.all.mean), ns(rb.all.mean),
-                         format_diff_pct(ra.all.mean, rb.all.mean)});
+                         format_diff_ns(ra.all.mean, rb.all.mean)});
         out += (out.empty() ? "" : "\n") + latency_title(kind) + " breakdown\n" +
                markdown_table(cells);
     }

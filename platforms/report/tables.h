@@ -17,6 +17,9 @@ std::string format_fixed(double v, int decimals);
 // Relative change from a to b in percent, reference style: "+4.88 %", "-70.32 %";
 // "0.00 %" when both are zero, "n/a" when only a is zero.
 std::string format_diff_pct(double a, double b);
+// A latency's change from a to b: format_diff_pct from a base of 1 ns up; below it the absolute
+// difference, "+8,096.0 ns" (a ratio to a near-zero base reads as a huge factor).
+std::string format_diff_ns(double a, double b);
 
 // The summary of one run for a terminal: metrics, latencies (count, mean, p50, p90, p99, max,
 // then each path's breakdown with the share of each step), simulation speed, counters per level.
@@ -27,6 +30,7 @@ struct compare_row {
     std::string metric;
     double a = 0, b = 0;
     bool integral = true;  // counts print grouped, latencies with one decimal
+    bool latency = false;  // ns: the difference is format_diff_ns
 };
 // The rows nestvp compares: arithoh, exits, GSB receives, run hcalls, p50 and p99 of every
 // latency kind ("l1 handling latency p50 (ns)"), exits by reason (the union of both sides' reasons,

@@ -52,7 +52,7 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     m_guest.nestedv2 = cfg.l0.api == "v2";
     m_guest.tb_offset = l2_tb_offset;
     m_guest.lpcr = large_dec ? lpcr::ld : 0;
-    const double cpi = static_cast<double>(cfg.workload.arithoh_iteration.cycles);
+    const double cpi = cfg.workload.arithoh_iteration.cycles;
     const uint64_t boot_msr = msr::sf | msr::me | msr::ee;
 
     sc_core::sc_spawn_options opts;

@@ -25,7 +25,7 @@ void l0_firmware::h_enter_nested(hv_thread_if& t, hcall_frame& f) {
         return;
     }
     mark(t, path_step::l0_load_regs);
-    t.charge(static_cast<double>(m_costs.reg_move.cycles * l2_state_registers()));
+    t.charge(m_costs.reg_move.cycles * l2_state_registers());
     for (unsigned n = 0; n < 32; ++n) l2->gpr[n] = regs.gpr[n];
     l2->nia = regs.nip;
     l2->msr = regs.msr;

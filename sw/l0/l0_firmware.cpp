@@ -71,8 +71,8 @@ void l0_firmware::mark(hv_thread_if& t, path_step s) {
 
 void l0_firmware::charge_buffer(hv_thread_if& t, uint64_t elements, uint64_t bytes) {
     charge_memory(t);
-    t.charge(static_cast<double>(m_costs.gsb_element.cycles * elements +
-                                 m_costs.gsb_byte.cycles * bytes));
+    t.charge(m_costs.gsb_element.cycles * static_cast<double>(elements) +
+             m_costs.gsb_byte.cycles * static_cast<double>(bytes));
 }
 
 void l0_firmware::end_of_elaboration() {
@@ -128,7 +128,7 @@ void l0_firmware::h_guest_state_hcall(hv_thread_if& t, hcall_frame& f) {
     const uint64_t op = f.r[3];
     const hcall_result r = m_table.dispatch(op, &f.r[4], memory);
     charge_memory(t);
-    uint64_t cost = m_costs.guest_create.cycles;
+    double cost = m_costs.guest_create.cycles;
     if (op == papr::H_GUEST_GET_STATE) {
         m_metrics.add(counter::l0_get_state, t.id());
         cost = m_costs.get_state.cycles;
@@ -138,9 +138,9 @@ void l0_firmware::h_guest_state_hcall(hv_thread_if& t, hcall_frame& f) {
     }
     m_metrics.add(counter::l0_gsb_elements_in, t.id(), r.elements_in);
     m_metrics.add(counter::l0_gsb_elements_out, t.id(), r.elements_out);
-    t.charge(static_cast<double>(cost +
-                                 m_costs.gsb_element.cycles * (r.elements_in + r.elements_out) +
-                                 m_costs.gsb_byte.cycles * (r.bytes_in + r.bytes_out)));
+    t.charge(cost +
+             m_costs.gsb_element.cycles * static_cast<double>(r.elements_in + r.elements_out) +
+             m_costs.gsb_byte.cycles * static_cast<double>(r.bytes_in + r.bytes_out));
     if (r.ok() && op == papr::H_GUEST_CREATE_VCPU) context_for(f.r[5], f.r[6]);
     f.r[3] = static_cast<uint64_t>(r.r3);
     f.r[4] = r.r4;
@@ -207,12 +207,12 @@ trap_info l0_firmware::run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& 
     t.timers().write_hdec(in.hdec_expiry_l1 - l1_now());
     l2.tb_offset = l1_offset + in.l2_offset;  // offsets add up across levels (§2.4)
     mark(t, path_step::l0_switch_to_l2);
-    t.charge(static_cast<double>(m_costs.partition_switch.cycles));
+    t.charge(m_costs.partition_switch.cycles);
     mark(t, path_step::l0_load_timers);
-    t.charge(static_cast<double>(m_costs.timer_write.cycles * (in.load_dec ? 2 : 1)));
+    t.charge(m_costs.timer_write.cycles * (in.load_dec ? 2 : 1));
     m_metrics.add(counter::l0_l2_entries, t.id());
     mark(t, path_step::l0_return_to_l2);
-    t.charge(static_cast<double>(m_costs.return_to_guest.cycles));
+    t.charge(m_costs.return_to_guest.cycles);
     mark(t, path_step::l2_running);  // where the hrfid ends: L2's first cycle
     trap = t.enter(l2);              // retires the switch; L2 runs from entry_time() to trap_time()
     // §6 exit_nested_store_l2: L2's DEC read at the trap and its expiry kept in L1 TB, offset
@@ -225,11 +225,10 @@ trap_info l0_firmware::run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& 
     t.irq().set_lpcr(l1.lpcr);
     if (in.restore_l1_dec) t.timers().write_dec(l1.dec_host - t.host_ticks());
     m_metrics.paths().mark(t.id(), path_step::l0_exit_interrupt, t.trap_time().value());
-    t.charge(static_cast<double>(m_costs.exit_interrupt.cycles));
+    t.charge(m_costs.exit_interrupt.cycles);
     // The registers L0 keeps, plus those of the exit reason.
     mark(t, path_step::l0_save_regs);
-    t.charge(static_cast<double>(m_costs.reg_move.cycles *
-                                 (l2_state_registers() + exit_reason_registers(trap.vector))));
+    t.charge(m_costs.reg_move.cycles * (l2_state_registers() + exit_reason_registers(trap.vector)));
     l1.switched = true;
     return trap;
 }
@@ -238,8 +237,8 @@ void l0_firmware::restore_l1(hv_thread_if& t, const l2_timing& in, const l1_save
     // The switch back to L1 (registers written at the trap, run_l2): its cost.
     if (!l1.switched) return;
     mark(t, path_step::l0_restore_l1);
-    t.charge(static_cast<double>(m_costs.partition_switch.cycles +
-                                 m_costs.timer_write.cycles * (in.restore_l1_dec ? 2 : 1)));
+    t.charge(m_costs.partition_switch.cycles +
+             m_costs.timer_write.cycles * (in.restore_l1_dec ? 2 : 1));
 }
 
 void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
@@ -257,7 +256,7 @@ void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
     }
     // Load L2's registers from L0's copy (§2.5: L0 keeps all L2 state between runs).
     mark(t, path_step::l0_load_regs);
-    t.charge(static_cast<double>(m_costs.reg_move.cycles * l2_state_registers()));
+    t.charge(m_costs.reg_move.cycles * l2_state_registers());
     l2_switch_regs regs;
     m_table.load_switch_regs(guest, vcpu, regs);
     std::copy(regs.gpr.begin(), regs.gpr.end(), l2->gpr.begin());

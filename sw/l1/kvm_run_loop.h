@@ -62,7 +62,7 @@ public:
 private:
     uint64_t hcall(uint64_t nr, uint64_t a4 = 0, uint64_t a5 = 0, uint64_t a6 = 0, uint64_t a7 = 0,
                    uint64_t a8 = 0, uint64_t* r4 = nullptr);
-    void exec(uint64_t cycles) { m_cpu.exec(cycles); }
+    void exec(double cycles) { m_cpu.exec(cycles); }
     void create_guest();
     void create_vcpu();
     void run_single_vcpu();

@@ -28,7 +28,7 @@ public:
     hardware_thread& thread() { return m_thread; }
     sw_context& context() { return m_ctx; }
     uint64_t mftb() const { return m_thread.mftb(); }
-    void exec(uint64_t cycles) { m_thread.charge(static_cast<double>(cycles)); }
+    void exec(double cycles) { m_thread.charge(cycles); }
 
     // Boot: install the timer interrupt handler, start the tick, program DEC.
     void start();

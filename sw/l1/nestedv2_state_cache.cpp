@@ -47,7 +47,7 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     req.add_request(id);
     if (!m_mem.write(m_in_addr, req.bytes().data(), req.size()))
         throw std::runtime_error("L1: run-input buffer is not in L1 memory");
-    m_thread.charge(static_cast<double>(m_costs.gsb_element));
+    m_thread.charge(m_costs.gsb_element);
     const int64_t rc = hcall(papr::H_GUEST_GET_STATE, 0, m_guest, m_vcpu, m_in_addr, m_in_size);
     if (rc != papr::H_SUCCESS)
         throw std::runtime_error("L1: H_GUEST_GET_STATE of " + gsb_id_string(id) + " failed with " +
@@ -61,7 +61,7 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
         throw std::runtime_error("L1: bad GET_STATE reply: " + st.message);
     const uint64_t v = elems[0].len == 8 ? load_be64(buf.data() + elems[0].offset)
                                          : load_be32(buf.data() + elems[0].offset);
-    m_thread.charge(static_cast<double>(m_costs.gsb_element));
+    m_thread.charge(m_costs.gsb_element);
     ++m_reloads;
     m_metrics.add(counter::l1_cache_reloads, m_thread.id());
     if (m_in_window) m_metrics.add(counter::l1_get_state_unprobed, m_thread.id());
@@ -99,7 +99,7 @@ void nestedv2_state_cache::flush(uint64_t hdec_expiry_tb, uint64_t lpcr_value) {
     in.add_u64(gsid::HDEC_EXPIRY_TB, hdec_expiry_tb);  // always sent: L1's time limit
     in.add_u64(gsid::LPCR, lpcr_value);                // always sent (carries MER)
     if (in.size() > m_in_size) throw std::runtime_error("L1: run-input buffer too small");
-    m_thread.charge(static_cast<double>(m_costs.gsb_element * in.count()));
+    m_thread.charge(m_costs.gsb_element * static_cast<double>(in.count()));
     m_mem.write(m_in_addr, in.bytes().data(), in.size());
 }
 
@@ -123,7 +123,7 @@ void nestedv2_state_cache::after_run() {
             continue;
         m_valid_gen[e.id] = m_valid_now;
     }
-    m_thread.charge(static_cast<double>(m_costs.gsb_element * elems.size()));
+    m_thread.charge(m_costs.gsb_element * static_cast<double>(elems.size()));
 }
 
 int64_t nestedv2_state_cache::set_guest_wide(
@@ -131,7 +131,7 @@ int64_t nestedv2_state_cache::set_guest_wide(
     gsb_builder b;
     for (const auto& e : elems) b.add(e.first, e.second.data(), e.second.size());
     m_mem.write(m_in_addr, b.bytes().data(), b.size());
-    m_thread.charge(static_cast<double>(m_costs.gsb_element * b.count()));
+    m_thread.charge(m_costs.gsb_element * static_cast<double>(b.count()));
     return hcall(papr::H_GUEST_SET_STATE, papr::H_GUEST_FLAGS_WIDE, m_guest, 0, m_in_addr,
                  b.size());
 }

@@ -15,7 +15,7 @@
 namespace nestvp {
 
 struct l1_gsb_costs {
-    uint64_t gsb_element;
+    double gsb_element;  // cycles (l1.costs.gsb_element)
 };
 
 class nestedv2_state_cache {

@@ -53,7 +53,7 @@ public:
 
 private:
     uint64_t mftb() const { return m_thread.mftb(); }
-    void exec(uint64_t cycles) { m_thread.charge(static_cast<double>(cycles)); }
+    void exec(double cycles) { m_thread.charge(cycles); }
     // clockevent: decrementer_set_next_event / set_dec (L-time, §6).
     void set_next_event(uint64_t delta_ticks);
     // Exception entry and prolog into any L2 handler (l2.costs.interrupt_entry).

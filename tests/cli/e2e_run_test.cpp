@@ -212,6 +212,10 @@ TEST(CliE2E, RunFromARecordReproducesIt) {
     // Each key's kind travels with the record: the file's stated ones, --set, defaults.
     ASSERT_TRUE(a.provenance.is_object());
     EXPECT_EQ(a.provenance["l2.housekeeping_hz"]["kind"], "calibrated");
+    EXPECT_EQ(a.provenance["l2.housekeeping_hz"]["calibrated_on"],
+              json::parse(R"({"metric": "kvm_guest_exit", "policy": "cancel"})"));
+    EXPECT_EQ(a.provenance["workload.costs.arithoh_iteration"]["calibrated_on"]["metric"],
+              "arithoh_count");
     EXPECT_EQ(a.provenance["l2.vcpus"]["kind"], "set");  // --set l2.vcpus=2 above
     EXPECT_EQ(a.provenance["machine.core.smt_low_priority_share"]["kind"], "assumed");
     EXPECT_EQ(a.provenance["machine.core.smt_low_priority_share"]["range"][1], 0.5);
@@ -518,6 +522,11 @@ TEST(CliE2E, ParamsShowAPlatformsValues) {
         run_cmd(nestvp({"params", "l2.vcpus", "--platform", k_ref, "--set", "l2.vcpus=5"}), d);
     EXPECT_NE(set.out.find("integer   5 "), std::string::npos) << set.out;
     EXPECT_EQ(run_cmd(nestvp({"params", "--set", "l2.vcpus=5"}), d).code, 2);
+    // A calibrated value shows the figure it was set from.
+    const test::cmd_result cal = run_cmd(nestvp({"params", "--platform", k_ref}), d);
+    EXPECT_NE(cal.out.find("[calibrated on kvm_guest_exit, cancel: "), std::string::npos)
+        << cal.out;
+    EXPECT_NE(cal.out.find("[calibrated on arithoh_count, cancel]"), std::string::npos) << cal.out;
 }
 
 }  // namespace

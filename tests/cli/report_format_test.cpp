@@ -53,6 +53,28 @@ TEST(ReportFormat, DifferenceMatchesTheReferenceTable) {
     EXPECT_EQ(format_diff_pct(8096, 0.5), "-99.99 %");
 }
 
+// Below a 1 ns base a latency's difference is absolute: a ratio to a near-zero base is a huge
+// factor (0.5 ns to 8,096 ns would read 16,192.0x). From 1 ns on it is relative, as for counts.
+TEST(ReportFormat, LatencyDifferenceBelowOneNsIsAbsolute) {
+    EXPECT_EQ(format_diff_ns(0, 8096), "+8,096.0 ns");
+    EXPECT_EQ(format_diff_ns(0.5, 8096), "+8,095.5 ns");
+    EXPECT_EQ(format_diff_ns(0.9, 0), "-0.9 ns");
+    EXPECT_EQ(format_diff_ns(0, 0), "0.0 ns");
+    EXPECT_EQ(format_diff_ns(0.5, 0.52), "0.0 ns");
+    EXPECT_EQ(format_diff_ns(1, 10), "10.0x");
+    EXPECT_EQ(format_diff_ns(812.5, 850.5), "+4.68 %");
+    // In the table: the latency row with a 0.5 ns base, not the count rows.
+    run_record a = rec(10, 10, 10, {}), b = rec(10, 10, 100, {});
+    a.result.metrics.latencies["nested_entry_latency_ns"].all.p50 = 0.5;
+    b.result.metrics.latencies["nested_entry_latency_ns"].all.p50 = 8096;
+    const std::string t = compare_table(compare_rows(a, b), "A", "B");
+    EXPECT_NE(t.find("| nested entry latency p50 (ns)    |     0.5 | 8,096.0 | +8,095.5 ns |"),
+              std::string::npos)
+        << t;
+    EXPECT_EQ(t.find("16,192.0x"), std::string::npos) << t;
+    EXPECT_NE(t.find("10.0x"), std::string::npos) << t;  // arithoh count 10 -> 100: a count
+}
+
 TEST(ReportFormat, CompareTableHasReferenceShape) {
     const run_record a = rec(513558, 28060, 3244831634ull, {{"0x980", 10}, {"0xc00", 500000}});
     const run_record b = rec(152441, 28110, 3403089673ull, {{"0x980", 12}, {"0x500", 1}});
@@ -98,7 +120,8 @@ TEST(ReportFormat, CompareBreakdownHasTheUnionOfStepsInPathOrder) {
     EXPECT_LT(decode, cancel);
     EXPECT_LT(cancel, reprogram);
     EXPECT_LT(reprogram, resume);
-    EXPECT_NE(t.find("| hdec cancel    |       0.0 |   40.0 |        n/a |"), std::string::npos)
+    // A step one side lacks has a 0 ns base: its difference is absolute.
+    EXPECT_NE(t.find("| hdec cancel    |       0.0 |   40.0 |   +40.0 ns |"), std::string::npos)
         << t;
     EXPECT_NE(t.find("| total (mean)   |     300.0 |  200.0 |   -33.33 % |"), std::string::npos)
         << t;

@@ -11,6 +11,9 @@
 #include <functional>
 #include <limits>
 
+#include "platforms/config/param_schema.h"
+#include "platforms/config/platform_loader.h"
+#include "platforms/report/config_json.h"
 #include "platforms/report/json.h"
 #include "platforms/report/record_diff.h"
 #include "platforms/report/run_record.h"
@@ -242,6 +245,36 @@ TEST(RunRecord, RoundTripIsByteIdentical) {
     EXPECT_EQ(lat.at("timer_interrupt_latency_ns").by_reason.at("blocked in L1").count, 99u);
     EXPECT_EQ(lat.at("wake_latency_ns").all.count, 0u);
     EXPECT_EQ(run_record_json(back), j1);
+}
+
+// The record's provenance names the figure of each calibrated value, and `run --from` gets it
+// back; a fractional cost keeps its fraction in the record's config.
+TEST(RunRecord, ProvenanceCarriesTheCalibratedFigure) {
+    const platform_config cfg =
+        load_platform(NESTVP_SOURCE_DIR "/tests/platform/good/three_calibrated.yaml");
+    const json prov = provenance_json(cfg);
+    const json& cost = prov["workload.costs.arithoh_iteration"];
+    EXPECT_EQ(cost["kind"], "calibrated");
+    EXPECT_EQ(cost["calibrated_on"]["metric"], "arithoh_count");
+    EXPECT_EQ(cost["calibrated_on"]["policy"], "cancel");
+    EXPECT_EQ(prov["l2.devices.irq_hz"]["calibrated_on"]["metric"], "gsb_recv");
+    EXPECT_FALSE(prov["l2.vcpus"].contains("calibrated_on"));  // a default
+    const json config = config_json(cfg);
+    EXPECT_EQ(json_text(config["workload.costs.arithoh_iteration"]["cycles"]), "8.8\n");
+    platform_config back = config_from_json(config, "record");
+    provenance_from_json(prov, back, "record");
+    EXPECT_EQ(back.workload.arithoh_iteration.cycles, 8.8);
+    for (const char* key :
+         {"l2.housekeeping_hz", "l2.devices.irq_hz", "workload.costs.arithoh_iteration"}) {
+        const value_provenance p = provenance_of(back, *find_param(key));
+        EXPECT_EQ(p.kind, "calibrated") << key;
+        EXPECT_EQ(figure_text(p.calibrated_on),
+                  figure_text(provenance_of(cfg, *find_param(key)).calibrated_on))
+            << key;
+    }
+    json bad = prov;
+    bad["l2.housekeeping_hz"]["calibrated_on"] = "kvm_guest_exit";
+    EXPECT_THROW(provenance_from_json(bad, back, "record"), std::runtime_error);
 }
 
 TEST(RunRecord, ParseErrorsNameTheKey) {

@@ -30,7 +30,7 @@ constexpr uint64_t in_buf = 0x10000, out_buf = 0x14000, scratch = 0x18000;
 
 l0_costs test_costs() {
     // Round figures, and nothing for the steps these tests do not time.
-    const auto cycles = [](uint64_t n) { return cost_param{n, "test"}; };
+    const auto cycles = [](double n) { return cost_param{n, "test"}; };
     l0_costs k;
     k.hcall_entry = k.hcall_return = cycles(100);
     k.partition_switch = cycles(1000);
@@ -48,7 +48,7 @@ struct l0_bench {
     hardware_thread t{"t", c, 0, {}};
     guest_memory mem{"mem", 1 << 20};
     nested_metrics metrics{1};
-    l0_firmware l0{"l0", run_output_policy::powervm, test_costs(), metrics};
+    l0_firmware l0;
     tlm_memory_port l1port{"l1port"};
     l1_memory l1mem{l1port, nullptr};
     sw_context l1, l2;
@@ -56,7 +56,8 @@ struct l0_bench {
     std::vector<int64_t> l2_tb_minus_host;  // L2's TB - host ticks, at each entry
     uint64_t guest = 0;
 
-    l0_bench() {
+    explicit l0_bench(const l0_costs& costs = test_costs())
+        : l0("l0", run_output_policy::powervm, costs, metrics) {
         t.hcall_socket.bind(l0.hcall_socket);
         l0.threads.bind(t);
         l0.memory.socket.bind(mem.socket);
@@ -226,6 +227,26 @@ TEST(l0_firmware, bad_arguments_get_papr_codes) {
                   papr::H_INPUT_BUFFER_NOT_DEFINED);  // no buffers registered
         EXPECT_EQ(static_cast<int64_t>(b.hcall(0x1234).r[3]), papr::H_FUNCTION);
         EXPECT_EQ(b.l2_entries, 0u);
+    });
+}
+
+// A cost is charged with its fraction (models/params.h, cost_param): ten hcalls whose entry
+// costs 8.8 cycles take 88 cycles, not 80 (truncated) or 90 (rounded).
+TEST(l0_firmware, fractional_cost_is_charged_with_its_fraction) {
+    NESTVP_SC_TEST_GUARD();
+    l0_costs k = test_costs();
+    k.hcall_entry = cost_param{8.8, "test: arithoh's 8.8 cycles an iteration"};
+    k.hcall_return = cost_param{0, "test"};
+    l0_bench b(k);
+    b.in_l1([&] {
+        const auto charged = [&b] {
+            b.t.settle();  // the cost owed with interrupts off is retired
+            return b.t.cycles(hardware_thread::acct_l0) + b.t.cycles(hardware_thread::acct_l1);
+        };
+        const double before = charged();
+        for (int i = 0; i < 10; ++i)
+            EXPECT_EQ(static_cast<int64_t>(b.hcall(0x1234).r[3]), papr::H_FUNCTION);
+        EXPECT_NEAR(charged() - before, 88.0, 1e-9);
     });
 }
 

@@ -307,9 +307,90 @@ TEST(PlatformBadInput, StatedValueNeedsAValue) {
     expect_bad("stated_no_value.yaml", {}, "stated_no_value.yaml:2:10", "l2.vcpus", "no value");
 }
 
-TEST(PlatformBadInput, AtMostTwoCalibratedValues) {
-    expect_bad("stated_three_calibrated.yaml", {}, "stated_three_calibrated.yaml:4:20",
-               "l2.housekeeping_hz", "at most two calibrated values (l2.vcpus and l2.hz are)");
+// A calibrated value names the one published figure it was set from (reference-result.md,
+// "Calibration and prediction"): a row of the reference table, on the cancel column.
+TEST(PlatformBadInput, AtMostThreeCalibratedValues) {
+    expect_bad("stated_four_calibrated.yaml", {}, "stated_four_calibrated.yaml:6:13",
+               "l2.devices.irq_hz",
+               "at most three calibrated values (l2.vcpus, l2.hz and l2.housekeeping_hz are), "
+               "found a fourth");
+}
+
+TEST(PlatformBadInput, TwoCalibratedValuesOnOneFigure) {
+    expect_bad("calibrated_same_figure.yaml", {}, "calibrated_same_figure.yaml:4:13",
+               "l2.devices.irq_hz",
+               "one calibrated value per published figure (l2.housekeeping_hz is calibrated on "
+               "kvm_guest_exit, cancel), found a second one on kvm_guest_exit, cancel");
+}
+
+TEST(PlatformBadInput, CalibratedValueWithoutItsFigure) {
+    expect_bad("calibrated_no_figure.yaml", {}, "calibrated_no_figure.yaml:2:38",
+               "l2.housekeeping_hz",
+               "expected calibrated_on: {metric, policy} on a calibrated value (the published "
+               "figure it was set from), found no calibrated_on");
+}
+
+TEST(PlatformBadInput, CalibratedCostWithoutItsFigure) {
+    expect_bad("calibrated_cost_no_figure.yaml", {}, "calibrated_cost_no_figure.yaml:3:44",
+               "workload.costs.arithoh_iteration",
+               "found no calibrated_on (the source text starts 'calibrated')");
+}
+
+// --set cannot state a figure: a source text that makes a cost calibrated is refused.
+TEST(PlatformBadInput, SetSourceMakesACostCalibratedWithoutAFigure) {
+    expect_bad("../../../platforms/reference.yaml", {"l2.costs.tick.source=calibrated: a guess"},
+               "--set l2.costs.tick.source=calibrated: a guess", "l2.costs.tick",
+               "found a source text that starts 'calibrated' and no calibrated_on");
+}
+
+TEST(PlatformBadInput, FigureOnAValueThatIsNotCalibrated) {
+    expect_bad("calibrated_on_not_calibrated.yaml", {}, "calibrated_on_not_calibrated.yaml:2:54",
+               "l2.vcpus.calibrated_on",
+               "calibrated_on only on a calibrated value, found a sourced value");
+}
+
+TEST(PlatformBadInput, FigureOnACostThatIsNotCalibrated) {
+    expect_bad("calibrated_on_cost_not_calibrated.yaml", {},
+               "calibrated_on_cost_not_calibrated.yaml:3:51", "l2.costs.tick.calibrated_on",
+               "found a sourced value (its source text does not start 'calibrated')");
+}
+
+TEST(PlatformBadInput, FigureWithAnUnknownMetric) {
+    expect_bad("calibrated_on_unknown_metric.yaml", {}, "calibrated_on_unknown_metric.yaml:2:92",
+               "l2.housekeeping_hz.calibrated_on.metric",
+               "one of kvm_guest_exit|arithoh_count|gsb_recv (a row of the reference table), "
+               "found 'exits'");
+}
+
+TEST(PlatformBadInput, FigureWithAnUnknownPolicy) {
+    expect_bad("calibrated_on_unknown_policy.yaml", {}, "calibrated_on_unknown_policy.yaml:2:116",
+               "l2.housekeeping_hz.calibrated_on.policy", "found 'fast'");
+}
+
+// The no-cancel column is predicted: no value may be set from it.
+TEST(PlatformBadInput, FigureOnTheNoCancelColumn) {
+    expect_bad("calibrated_on_no_cancel.yaml", {}, "calibrated_on_no_cancel.yaml:2:116",
+               "l2.housekeeping_hz.calibrated_on.policy",
+               "cancel (only the cancel column, the kernel as fixed, may be calibrated on), "
+               "found no-cancel, whose figures are predicted");
+}
+
+TEST(PlatformBadInput, FigureWithAnUnknownKey) {
+    expect_bad("calibrated_on_unknown_key.yaml", {}, "calibrated_on_unknown_key.yaml:6:61",
+               "l2.housekeeping_hz.calibrated_on.value",
+               "a key of calibrated_on (metric, policy), found unknown key 'value'");
+}
+
+TEST(PlatformBadInput, FigureWithoutAPolicy) {
+    expect_bad("calibrated_on_no_policy.yaml", {}, "calibrated_on_no_policy.yaml:2:83",
+               "l2.housekeeping_hz.calibrated_on", "found no policy");
+}
+
+TEST(PlatformBadInput, FigureAsAScalar) {
+    expect_bad("calibrated_on_scalar.yaml", {}, "calibrated_on_scalar.yaml:2:83",
+               "l2.housekeeping_hz.calibrated_on",
+               "{metric: kvm_guest_exit|arithoh_count|gsb_recv, policy: cancel}, found "
+               "'kvm_guest_exit'");
 }
 
 TEST(PlatformBadInput, StatedAssumedCostNeedsARange) {
@@ -319,12 +400,12 @@ TEST(PlatformBadInput, StatedAssumedCostNeedsARange) {
 
 TEST(PlatformBadInput, UnknownCostField) {
     expect_bad("cost_unknown_field.yaml", {}, "cost_unknown_field.yaml:3:37", "l2.costs.tick.note",
-               "a cost key (cycles, source, range or kind)");
+               "a cost key (cycles, source, range, kind or calibrated_on)");
 }
 
 TEST(PlatformBadInput, CostAsBareNumber) {
     expect_bad("cost_scalar.yaml", {}, "cost_scalar.yaml:3:23", "l0.costs.partition_switch",
-               "{cycles: an integer");
+               "{cycles: a number");
 }
 
 TEST(PlatformBadInput, NegativeCost) {
@@ -446,7 +527,7 @@ TEST(PlatformBadInput, SetEmptyNumber) {
 TEST(PlatformBadInput, SetBadCostCycles) {
     expect_bad("../../../platforms/reference.yaml", {"l0.costs.partition_switch=fast"},
                "--set l0.costs.partition_switch=fast", "l0.costs.partition_switch",
-               "an integer in 0..1000000000");
+               "a number in [0, 1000000000]");
 }
 
 TEST(PlatformBadInput, SetBreaksCrossCheck) {

@@ -102,6 +102,21 @@ TEST(PlatformLoader, SetCostCyclesAndSource) {
     EXPECT_EQ(c.l1.costs.wake.source, "assumption: test");
 }
 
+// A cost is a non-negative real, in a file and with --set, and stays so through a dump.
+TEST(PlatformLoader, FractionalCost) {
+    platform_config c = load_platform(good_dir + "fractional_cost.yaml");
+    EXPECT_EQ(c.workload.arithoh_iteration.cycles, 8.8);
+    EXPECT_EQ(c.l0.costs.reg_move.cycles, 2.5);
+    const platform_config again = load_platform(write_temp("fractional.yaml", dump_config(c)));
+    EXPECT_EQ(again.workload.arithoh_iteration.cycles, 8.8);
+    EXPECT_EQ(again.l0.costs.reg_move.cycles, 2.5);
+    EXPECT_EQ(again.l0.costs.reg_move.range.hi, 40u);  // a range holds a fractional figure
+    c = load_platform(good_dir + "fractional_cost.yaml",
+                      {"l0.costs.partition_switch=1500.25", "l1.costs.wake.cycles=0.5"});
+    EXPECT_EQ(c.l0.costs.partition_switch.cycles, 1500.25);
+    EXPECT_EQ(c.l1.costs.wake.cycles, 0.5);
+}
+
 TEST(PlatformLoader, SetListAndStringValues) {
     const platform_config c =
         load_platform(good_dir + "minimal.yaml",
@@ -189,8 +204,8 @@ TEST(PlatformLoader, ReferencePlatformIsTheReferenceSetup) {
     }
 }
 
-// Every model value the reference file (and its core file) sets states its kind; at most two
-// are calibrated, each naming the figure it was set from.
+// Every model value the reference file (and its core file) sets states its kind; three are
+// calibrated, each naming the figure of the cancel column it was set from.
 TEST(PlatformLoader, EveryReferenceValueStatesItsKind) {
     const platform_config c = load_platform(platforms_dir + "reference.yaml");
     unsigned calibrated = 0;
@@ -199,7 +214,10 @@ TEST(PlatformLoader, EveryReferenceValueStatesItsKind) {
         const value_provenance p = provenance_of(c, d);
         SCOPED_TRACE(d.path + " " + p.kind);
         EXPECT_NE(p.kind, "unspecified");
-        if (p.kind == "calibrated") ++calibrated;
+        if (p.kind == "calibrated") {
+            ++calibrated;
+            EXPECT_EQ(p.calibrated_on.policy, "cancel");  // the kernel as fixed
+        }
         if (p.kind == "assumed" && d.type != param_type::boolean && d.type != param_type::choice &&
             d.type != param_type::real_list) {
             EXPECT_EQ(p.range.size(), 2u);
@@ -208,7 +226,61 @@ TEST(PlatformLoader, EveryReferenceValueStatesItsKind) {
             EXPECT_FALSE(p.source.empty());
         }
     }
-    EXPECT_EQ(calibrated, 2u);
+    EXPECT_EQ(calibrated, 3u);
+    EXPECT_EQ(provenance_of(c, *find_param("l2.housekeeping_hz")).calibrated_on.metric,
+              "kvm_guest_exit");
+    EXPECT_EQ(
+        provenance_of(c, *find_param("workload.costs.arithoh_iteration")).calibrated_on.metric,
+        "arithoh_count");
+}
+
+// Three calibrated values, one per figure of the cancel column: each keeps its figure through
+// a dump, and `nestvp params --platform` shows it.
+TEST(PlatformLoader, ThreeCalibratedValuesNameTheirFigures) {
+    const platform_config c = load_platform(good_dir + "three_calibrated.yaml");
+    const std::pair<const char*, const char*> want[] = {
+        {"l2.housekeeping_hz", "kvm_guest_exit"},
+        {"l2.devices.irq_hz", "gsb_recv"},
+        {"workload.costs.arithoh_iteration", "arithoh_count"}};
+    const platform_config again = load_platform(write_temp("calibrated.yaml", dump_config(c)));
+    for (const auto& w : want) {
+        SCOPED_TRACE(w.first);
+        for (const platform_config* p : {&c, &again}) {
+            const value_provenance v = provenance_of(*p, *find_param(w.first));
+            EXPECT_EQ(v.kind, "calibrated");
+            EXPECT_EQ(v.calibrated_on.metric, w.second);
+            EXPECT_EQ(v.calibrated_on.policy, "cancel");
+        }
+    }
+    EXPECT_EQ(body(dump_config(again)), body(dump_config(c)));
+    EXPECT_EQ(c.workload.arithoh_iteration.cycles, 8.8);
+    std::ostringstream table;
+    print_params_table(table, "", &c);
+    EXPECT_NE(table.str().find("[calibrated on gsb_recv, cancel: gsb_recv, cancel: 28,110"),
+              std::string::npos)
+        << table.str();
+    EXPECT_NE(table.str().find("[calibrated on arithoh_count, cancel]"), std::string::npos);
+    std::ostringstream markdown;
+    print_params_markdown(markdown, "workload.", &c);
+    EXPECT_NE(markdown.str().find("| calibrated on arithoh_count, cancel |"), std::string::npos)
+        << markdown.str();
+}
+
+// `--set KEY.source=TEXT` changes only the source: a cost it leaves calibrated keeps its figure;
+// a cost set by hand is no longer calibrated on anything.
+TEST(PlatformLoader, SetSourceKeepsACalibratedCostsFigure) {
+    const param_def& arithoh = *find_param("workload.costs.arithoh_iteration");
+    platform_config c =
+        load_platform(platforms_dir + "reference.yaml",
+                      {"workload.costs.arithoh_iteration.source=calibrated: reworded"});
+    value_provenance p = provenance_of(c, arithoh);
+    EXPECT_EQ(p.kind, "calibrated");
+    EXPECT_EQ(p.source, "calibrated: reworded");
+    EXPECT_EQ(p.calibrated_on.metric, "arithoh_count");
+    c = load_platform(platforms_dir + "reference.yaml", {"workload.costs.arithoh_iteration=8.8"});
+    p = provenance_of(c, arithoh);
+    EXPECT_EQ(p.kind, "set");
+    EXPECT_TRUE(p.calibrated_on.empty());
 }
 
 TEST(PlatformLoader, VariantsDifferFromTheReferenceOnlyWhereTheySay) {
@@ -271,8 +343,10 @@ TEST(PlatformSchema, EveryKeySetsOnlyItsOwnField) {
         switch (d.type) {
             case param_type::uint:
             case param_type::hz:
-            case param_type::cost:
                 v.u = v.u == 2 ? 3 : 2;
+                break;
+            case param_type::cost:
+                v.d = v.d == 2.5 ? 3.5 : 2.5;
                 v.s += "x";
                 break;
             case param_type::real:

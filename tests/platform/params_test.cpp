@@ -76,14 +76,14 @@ TEST(Params, CostKeepsItsSourceAndRange) {
     widget_config::describe(l);
     widget_config w;
     const param_value got = decl(l, "costs.step").get(w);
-    EXPECT_EQ(got.u, 40u);
+    EXPECT_EQ(got.d, 40.0);
     EXPECT_EQ(got.s, "assumption: a test figure");
     EXPECT_EQ(got.list, (std::vector<double>{10, 80}));
     param_value v;
-    v.u = 55;
+    v.d = 55.5;  // a cost may be fractional
     v.s = "a source";
     decl(l, "costs.step").set(w, v);
-    EXPECT_EQ(w.step.cycles, 55u);
+    EXPECT_EQ(w.step.cycles, 55.5);
     EXPECT_EQ(w.step.source, "a source");
     EXPECT_TRUE(w.step.range.empty());
 }
@@ -98,10 +98,10 @@ TEST(Params, SchemaMountsEachKeyOnceAtItsPath) {
     v.d = 123.0;
     find_param("l2.housekeeping_hz")->set(c, v);
     EXPECT_DOUBLE_EQ(c.l2.housekeeping_hz, 123.0);
-    v.u = 777;
+    v.d = 777;
     v.s = "test";
     find_param("l1.costs.wake")->set(c, v);
-    EXPECT_EQ(c.l1.costs.wake.cycles, 777u);
+    EXPECT_EQ(c.l1.costs.wake.cycles, 777.0);
     v.u = 2;
     find_param("machine.core.threads")->set(c, v);
     EXPECT_EQ(c.machine.core.threads, 2u);
