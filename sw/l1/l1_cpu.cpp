@@ -127,6 +127,8 @@ void l1_cpu::block_until(const std::function<bool()>& woken) {
             hcall_frame f;
             f.r[3] = papr::H_CEDE;
             m_thread.hcall(f);  // the thread is inactive until L1's DEC fires
+            // Back from L0's dispatch: the idle CPU takes its interrupt (still blocked).
+            m_metrics.paths().mark(m_thread.id(), path_step::l1_blocked, m_thread.step_time());
         }
         irq_enable();  // the timer interrupt runs expired hrtimers (which may wake the task)
     }
