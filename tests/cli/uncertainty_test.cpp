@@ -42,6 +42,26 @@ TEST(LatinHypercube, EveryStratumOncePerKey) {
     EXPECT_NE(latin_hypercube(ps, n, 43), s);
 }
 
+// Two hypercubes: each is a Latin hypercube of its own (every stratum once per key), the first
+// is the single hypercube of the same seed, the second another.
+TEST(LatinHypercube, TwoIndependentHypercubes) {
+    const std::vector<sampled_param> ps = {{"a", 0, 1, false}, {"b", 0, 1, false}};
+    const unsigned n = 8;
+    const auto s = latin_hypercubes(ps, n, 2, 7);
+    ASSERT_EQ(s.size(), 2 * n);
+    EXPECT_EQ(std::vector<std::vector<std::string>>(s.begin(), s.begin() + n),
+              latin_hypercube(ps, n, 7));
+    EXPECT_NE(std::vector<std::vector<std::string>>(s.begin(), s.begin() + n),
+              std::vector<std::vector<std::string>>(s.begin() + n, s.end()));
+    for (unsigned c = 0; c < 2; ++c)
+        for (size_t k = 0; k < ps.size(); ++k) {
+            std::set<unsigned> strata;
+            for (unsigned i = c * n; i < (c + 1) * n; ++i)
+                strata.insert(static_cast<unsigned>(value_of(s[i][k]) * n));
+            EXPECT_EQ(strata.size(), n) << "cube " << c << " key " << ps[k].key;
+        }
+}
+
 // The reference file's assumed numbers with ranges are the axes; sourced and calibrated values
 // are not.
 TEST(LatinHypercube, AssumedRangesOfTheReference) {
