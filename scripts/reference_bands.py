@@ -144,14 +144,86 @@ def latency_tables(la, lb):
         print(f"| total (mean) | {ns(ra.get('all', {}).get('mean'))} | {ns(rb.get('all', {}).get('mean'))} |")
 
 
-def intervals(unc_path, a, b):
+# The rows make run samples with short runs, counts scaled to the full run: those whose metric
+# is stationary within 2 %, 1 s against 10 s, under both policies (tests/cli/
+# stationarity_test.cpp, k_shortened). Every other row comes from full-length runs.
+SHORT_RUN_METRICS = ("kvm_guest_exit", "arithoh_count", "gsb_recv")
+# The interval has converged when its bounds from the first N/2 samples and from all N differ by
+# less than this share of its width (docs/cmd-uncertainty.md, "Convergence").
+CONVERGED = 0.10
+
+
+def target_of(u, name):
+    """The target called `name` in an uncertainty summary (nestvp uncertainty --json), or None."""
+    return next((t for t in u["targets"] if t["target"] == name), None)
+
+
+def serving(summaries, metric, target):
+    """The summary a row's interval comes from: a short-run one (counts scaled) only for
+    SHORT_RUN_METRICS, otherwise full-length runs; the one with the most samples."""
+    ok = [u for u in summaries if target_of(u, target)
+          and (u.get("count_scale", 1) == 1 or metric in SHORT_RUN_METRICS)]
+    return max(ok, key=lambda u: u["samples_complete"], default=None)
+
+
+def design(u):
+    """'256 samples (two Latin hypercubes of 128), 1 s runs, counts scaled x10 to 10 s'."""
+    cubes = u.get("hypercubes", 1)
+    text = f"{u['samples_complete']} samples"
+    if cubes == 2:
+        text += f" (two Latin hypercubes of {u['samples'] // 2})"
+    secs = u.get("sim_seconds")
+    if secs:
+        text += f", {secs:g} s runs"
+    if u.get("count_scale", 1) != 1:
+        text += f", counts scaled x{u['count_scale']:g} to {u['counts_scaled_to_s']:g} s"
+    return text
+
+
+def moved(t):
+    """How far the bounds moved from N/2 samples to N, as a share of the N interval's width;
+    None when the summary has no N/2 bounds or the interval no width."""
+    h, width = t.get("half"), t["p95"] - t["p5"]
+    if not h or not h.get("n") or width <= 0:
+        return None
+    return max(abs(h["p5"] - t["p5"]), abs(h["p95"] - t["p95"])) / width
+
+
+def edge_keys(record, t):
+    """The assumed values of the model's own point that sit at an end of their range, largest
+    share of this target's variance first, shares under 1 % left out (noise):
+    'l2.devices.mmio_hz = 0 in [0, 5000] (41 %)'."""
+    if not record:
+        return []
+    prov, cfg, out = record.get("provenance", {}), record.get("config", {}), []
+    for s in t.get("shares", []):
+        if s["share"] < 0.01:
+            continue
+        p = prov.get(s["key"], {})
+        r, v = p.get("range"), cfg.get(s["key"])
+        if p.get("kind") == "assumed" and r and isinstance(v, (int, float)) and v in (r[0], r[1]):
+            out.append(f"{s['key']} = {v:g} in [{r[0]:g}, {r[1]:g}] ({100 * s['share']:.0f} %)")
+    return out
+
+
+def intervals(unc_paths, a, b, record=None):
     """Each published figure and ratio beside the model's value and its 90 % interval from the
-    uncertainty sample (nestvp uncertainty --json), and whether the published figure is inside."""
-    u = json.load(open(unc_path))
-    by = {t["target"]: t for t in u["targets"]}
+    uncertainty samples (nestvp uncertainty --json), whether the published figure is inside,
+    where the model's own value falls outside, and whether each interval has converged."""
+    summaries = []
+    for p in unc_paths:
+        with open(p) as f:
+            summaries.append(json.load(f))
     print()
-    print(f"90 % intervals: 5-95 % of {u['samples_complete']} Latin-hypercube samples over "
-          f"{len(u['keys'])} assumed ranges (scripts/run-main.sh states how they were run).")
+    for u in summaries:
+        rows = [m for m in PUBLISHED if serving(summaries, m, f"{m} [cancel]") is u]
+        if rows:
+            print(f"90 % intervals of {', '.join(rows)}: 5-95 % of {design(u)}, over "
+                  f"{len(u['keys'])} assumed ranges (scripts/run-main.sh).")
+        full = [m for m in rows if m not in SHORT_RUN_METRICS]
+        if full and any(v.get("count_scale", 1) != 1 for v in summaries):
+            print(f"  {', '.join(full)}: full-length runs, not stationary within 2 % at 1 s "
+                  f"(tests/cli/stationarity_test.cpp).")
     print("A calibrated figure's interval shows how far the assumptions move it from where it "
           "was set.")
     print()
@@ -159,23 +231,69 @@ def intervals(unc_path, a, b):
     print("|---|---:|---:|---|---|:---:|")
     rows = []
     for k, (pa, pb) in PUBLISHED.items():
-        rows.append((f"{k} no-cancel", pa, a[k], by.get(f"{k} [no-cancel]"), kind(k, "no-cancel")))
-        rows.append((f"{k} cancel", pb, b[k], by.get(f"{k} [cancel]"), kind(k, "cancel")))
+        rows.append((f"{k} no-cancel", k, pa, a[k], f"{k} [no-cancel]", kind(k, "no-cancel")))
+        rows.append((f"{k} cancel", k, pb, b[k], f"{k} [cancel]", kind(k, "cancel")))
     for k, (pa, pb) in PUBLISHED.items():
-        rows.append((f"{k} cancel/no-cancel", pb / pa, b[k] / max(1, a[k]),
-                     by.get(f"ratio {k} cancel/no-cancel"), kind(k, "ratio")))
-    for name, pub, model, t, knd in rows:
+        rows.append((f"{k} cancel/no-cancel", k, pb / pa, b[k] / max(1, a[k]),
+                     f"ratio {k} cancel/no-cancel", kind(k, "ratio")))
+    notes, convergence = [], []
+    for name, metric, pub, model, target, knd in rows:
         fmt = (lambda v: f"{v:.4f}") if pub < 100 else (lambda v: f"{v:,.0f}")
-        if t is None:
+        u = serving(summaries, metric, target)
+        if u is None:
             print(f"| {name} | {fmt(pub)} | {fmt(model)} | n/a | {knd} | n/a |")
             continue
+        t = target_of(u, target)
         inside = t["p5"] <= pub <= t["p95"]
         print(f"| {name} | {fmt(pub)} | {fmt(model)} | {fmt(t['p5'])} .. {fmt(t['p95'])} "
               f"| {knd} | {'yes' if inside else 'NO'} |")
+        if not t["p5"] <= model <= t["p95"]:
+            edges = edge_keys(record, t)
+            why = ("it sits at the edge of a range: " + "; ".join(edges[:3]) if edges else
+                   "none of its assumed values sits at the edge of its range")
+            notes.append(f"- {name}: model's own value outside its interval ({fmt(model)} against "
+                         f"{fmt(t['p5'])} .. {fmt(t['p95'])}): {why}.")
+        convergence.append((name, fmt, u, t))
+    if notes:
+        print()
+        print("\n".join(notes))
+    convergence_table(convergence)
+
+
+def convergence_table(rows):
+    """Per row: the bounds from N/2 and from N samples with their bootstrap standard errors,
+    and whether they differ by less than CONVERGED of the width."""
+    print()
+    print(f"Convergence: the 5 % and 95 % points from the first N/2 samples and from all N "
+          f"(+- bootstrap standard error); converged when both moved less than "
+          f"{100 * CONVERGED:.0f} % of the interval's width.")
+    print()
+    print("| figure | N | 5 % | 95 % | N/2 | 5 % at N/2 | 95 % at N/2 | moved (of width) "
+          f"| < {100 * CONVERGED:.0f} % |")
+    print("|---|---:|---|---|---:|---|---|---:|:---:|")
+    missed = []
+    for name, fmt, u, t in rows:
+        h, m = t.get("half") or {}, moved(t)
+        pm = lambda v, se: f"{fmt(v)} +- {fmt(se)}" if se is not None else fmt(v)
+        half = (f"| {h['n']} | {pm(h['p5'], h.get('p5_se'))} | {pm(h['p95'], h.get('p95_se'))} "
+                if h.get("n") else "| n/a | n/a | n/a ")
+        ok = m is not None and m < CONVERGED
+        if not ok:
+            missed.append(name)
+        print(f"| {name} | {t['n']} | {pm(t['p5'], t.get('p5_se'))} | "
+              f"{pm(t['p95'], t.get('p95_se'))} {half}"
+              f"| {'n/a' if m is None else f'{100 * m:.1f} %'} | {'yes' if ok else 'NO'} |")
+    print()
+    if missed:
+        print(f"{len(missed)} interval(s) not converged ({', '.join(missed)}): more samples "
+              f"(NESTVP_UNCERTAINTY_SAMPLES) would move their bounds.")
+    else:
+        print(f"Every interval converged: N/2 and N bounds within {100 * CONVERGED:.0f} % of "
+              f"its width.")
 
 
 if __name__ == "__main__":
     main(sys.argv[1])
-    if len(sys.argv) > 2:
+    if len(sys.argv) > 2:  # the uncertainty summaries: short-run and full-length
         d = json.load(open(sys.argv[1]))
-        intervals(sys.argv[2], d["a"]["metrics"], d["b"]["metrics"])
+        intervals(sys.argv[2:], d["a"]["metrics"], d["b"]["metrics"], d["a"])

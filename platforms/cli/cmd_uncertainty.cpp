@@ -7,6 +7,7 @@
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
 #include "platforms/cli/plan_runner.h"
+#include "platforms/config/param_schema.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/child_procs.h"
 #include "platforms/report/interrupt.h"
@@ -18,15 +19,20 @@ namespace {
 const char* const k_help =
     "usage: nestvp uncertainty FILE.yaml [--samples N] [options]\n"
     "\n"
-    "Draws a Latin hypercube of N samples over the platform's assumed ranges (every number of\n"
-    "kind `assumed` with a range, costs included; see 'nestvp params --platform FILE'), runs\n"
-    "each sample once per value of --pair, each run its own process, and reports for every\n"
-    "metric and for the reference ratios (exits, arithoh and GET_STATE, last pair value over\n"
-    "the first) the median, the 5-95 % interval and each assumption's share of the variance.\n"
-    "The same seed gives the same samples and the same intervals.\n"
+    "Draws two independent Latin hypercubes of N/2 samples each over the platform's assumed\n"
+    "ranges (every number of kind `assumed` with a range, costs included; see 'nestvp params\n"
+    "--platform FILE'), runs each sample once per value of --pair, each run its own process,\n"
+    "and reports for every metric and for the reference ratios (exits, arithoh and GET_STATE,\n"
+    "last pair value over the first) the median, the 5-95 % interval and each assumption's\n"
+    "share of the variance; the 5 % and 95 % points also from the first hypercube alone, each\n"
+    "with its bootstrap standard error (--json). The same seed gives the same samples and the\n"
+    "same intervals.\n"
     "\n"
     "options:\n"
-    "  --samples N       samples to draw (default 32)\n"
+    "  --samples N       samples to draw, even, at least 4 (default 64)\n"
+    "  --short-runs S    simulate S seconds per run instead of run.duration_s and scale every\n"
+    "                    count by run.duration_s / S (latencies and ratios are not scaled);\n"
+    "                    only where rates are stationary (docs/cmd-uncertainty.md)\n"
     "  --seed S          the sampling seed (default: the platform's run.seed)\n"
     "  --pair KEY=A,B    run every sample under each value (default\n"
     "                    l1.dec_policy=no-cancel,cancel)\n"
@@ -46,16 +52,44 @@ const char* const k_help =
     "Exit codes: 0 ok, 1 a run failed or was stopped on its own (the others are still used),\n"
     "2 bad command line or platform file, 130 interrupted.\n";
 
+// --short-runs S: appends run.duration_s=S to `run_sets` and returns S, at most the platform's
+// run.duration_s. A bad S is named as the user gave it.
+double short_run_seconds(const cli_parser& cli, const std::string& file, const platform_config& cfg,
+                         const std::string& text, std::vector<std::string>& run_sets) {
+    const std::string flag = "--short-runs " + text;
+    double s = 0;
+    try {
+        s = parse_seconds("--short-runs", text);
+    } catch (const usage_error& e) {
+        throw usage_error(cli.prefix() + e.what());
+    }
+    run_sets.push_back("run.duration_s=" + text);
+    try {
+        load_platform(file, run_sets);
+    } catch (const config_error& e) {
+        const std::string what = e.what(), set = "--set " + run_sets.back() + ": ";
+        if (what.rfind(set, 0) != 0) throw;
+        throw usage_error(cli.prefix() + flag + ": " + what.substr(set.size()));
+    }
+    if (s > cfg.run.duration_s)
+        throw usage_error(cli.prefix() + flag + ": longer than run.duration_s (" +
+                          format_real(cfg.run.duration_s) +
+                          "); runs are shortened, never lengthened");
+    return s;
+}
+
 int uncertainty_main(int argc, char** argv) {
     install_stop_signals();
     std::vector<std::string> files, sets, only;
-    std::string samples_text = "32", seed_text, pair_text = "l1.dec_policy=no-cancel,cancel";
+    std::string samples_text = "64", seed_text, pair_text = "l1.dec_policy=no-cancel,cancel";
+    std::string short_runs;
     std::string jobs_text, csv_out, json_out, points_csv, plot_dir, emit_dir;
     bool quiet = false;
     cli_parser cli("uncertainty", k_help);
     cli.positionals(files);
     cli.value("--samples", samples_text);
     cli.value("--seed", seed_text);
+    cli.value("--short-runs", short_runs);
     cli.value("--pair", pair_text);
     cli.list("--only", only);
     cli.list("--set", sets);
@@ -80,7 +114,10 @@ int uncertainty_main(int argc, char** argv) {
             throw usage_error(cli.prefix() + e.what());
         }
         jobs = jobs_option(cli, jobs_text);
-        if (samples < 2) throw usage_error(cli.prefix() + "--samples: expected at least 2");
+        // Two hypercubes of N/2: the first alone gives the bounds the convergence check compares.
+        if (samples < 4 || samples % 2 != 0)
+            throw usage_error(cli.prefix() + "--samples: expected an even number of at least 4 " +
+                              "(two Latin hypercubes of N/2), got '" + samples_text + "'");
         if (!emit_dir.empty() &&
             (!csv_out.empty() || !json_out.empty() || !points_csv.empty() || !plot_dir.empty()))
             throw usage_error(
@@ -93,6 +130,10 @@ int uncertainty_main(int argc, char** argv) {
                               ": expected two or more values to compare, got '" + pair_text + "'");
         refuse_output_keys("uncertainty", "--pair", {pair.key + "="});
         const platform_config cfg = load_platform(files[0], sets);
+        std::vector<std::string> run_sets = sets;
+        const double run_seconds =
+            short_runs.empty() ? cfg.run.duration_s
+                               : short_run_seconds(cli, files[0], cfg, short_runs, run_sets);
         uint64_t seed = cfg.run.seed;
         if (!seed_text.empty()) {
             try {
@@ -129,8 +170,11 @@ int uncertainty_main(int argc, char** argv) {
                               " states no assumed number with a range to sample");
         std::vector<std::string> keys;
         for (const auto& p : params) keys.push_back(p.key);
-        plan = make_sample_plan(absolute_path(files[0]), sets, keys,
-                                latin_hypercube(params, samples, seed), pair, seed);
+        plan = make_sample_plan(absolute_path(files[0]), run_sets, keys,
+                                latin_hypercubes(params, samples / 2, 2, seed), pair, seed);
+        plan.hypercubes = 2;
+        plan.run_seconds = run_seconds;
+        plan.count_scale = cfg.run.duration_s / run_seconds;
         // A sample the platform's checks refuse fails before anything runs.
         const size_t pairs = pair.values.size();
         check_plan_points("uncertainty", plan,

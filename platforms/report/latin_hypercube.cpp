@@ -22,10 +22,12 @@ std::vector<sampled_param> assumed_ranges(const platform_config& cfg) {
     return out;
 }
 
-std::vector<std::vector<std::string>> latin_hypercube(const std::vector<sampled_param>& params,
-                                                      unsigned n, uint64_t seed) {
+namespace {
+
+// One hypercube of n samples drawn from `rng`, appended to `out`.
+void draw_hypercube(const std::vector<sampled_param>& params, unsigned n, std::mt19937_64& rng,
+                    std::vector<std::vector<std::string>>& out) {
     std::vector<std::vector<std::string>> samples(n);
-    std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     std::vector<unsigned> strata(n);
     for (const auto& p : params) {
@@ -44,6 +46,21 @@ std::vector<std::vector<std::string>> latin_hypercube(const std::vector<sampled_
             samples[i].push_back(p.key + "=" + text);
         }
     }
+    out.insert(out.end(), samples.begin(), samples.end());
+}
+
+}  // namespace
+
+std::vector<std::vector<std::string>> latin_hypercube(const std::vector<sampled_param>& params,
+                                                      unsigned n, uint64_t seed) {
+    return latin_hypercubes(params, n, 1, seed);
+}
+
+std::vector<std::vector<std::string>> latin_hypercubes(const std::vector<sampled_param>& params,
+                                                       unsigned n, unsigned cubes, uint64_t seed) {
+    std::vector<std::vector<std::string>> samples;
+    std::mt19937_64 rng(seed);
+    for (unsigned c = 0; c < cubes; ++c) draw_hypercube(params, n, rng, samples);
     return samples;
 }
 

@@ -25,4 +25,11 @@ std::vector<sampled_param> assumed_ranges(const platform_config& cfg);
 std::vector<std::vector<std::string>> latin_hypercube(const std::vector<sampled_param>& params,
                                                       unsigned n, uint64_t seed);
 
+// `cubes` independent hypercubes of n samples each, one after the other (replicated Latin
+// hypercube sampling; Dong and Nakayama, Operations Research 65(6), 2017): cube c
+// is samples [c * n, (c + 1) * n). They are drawn from one random stream, so the first is
+// latin_hypercube(params, n, seed).
+std::vector<std::vector<std::string>> latin_hypercubes(const std::vector<sampled_param>& params,
+                                                       unsigned n, unsigned cubes, uint64_t seed);
+
 }  // namespace nestvp

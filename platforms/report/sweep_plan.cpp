@@ -142,6 +142,9 @@ std::string sweep_manifest_json(const sweep_plan& plan) {
         json s = json::object();
         s["seed"] = plan.sample_seed;
         s["samples"] = plan.samples;
+        s["hypercubes"] = plan.hypercubes;
+        s["run_seconds"] = plan.run_seconds;
+        s["count_scale"] = plan.count_scale;
         s["points"] = plan.points;
         d["sampled"] = s;
     }
@@ -193,6 +196,23 @@ sweep_plan parse_sweep_manifest(const std::string& text, const std::string& what
         p.sampled = true;
         p.sample_seed = (*s)["seed"].get<uint64_t>();
         p.samples = (*s)["samples"].get<unsigned>();
+        // Older manifests: one hypercube, run length not stated, counts not scaled.
+        if (s->contains("hypercubes")) {
+            const json& h = (*s)["hypercubes"];
+            if (!h.is_number_unsigned() || h.get<unsigned>() == 0 ||
+                p.samples % h.get<unsigned>() != 0)
+                bad("sampled.hypercubes: expected a whole number that divides the samples");
+            p.hypercubes = h.get<unsigned>();
+        }
+        for (const char* key : {"run_seconds", "count_scale"}) {
+            if (!s->contains(key)) continue;
+            const json& v = (*s)[key];
+            const bool scale = std::string(key) == "count_scale";
+            if (!v.is_number() || !(v.get<double>() >= 0) || (scale && !(v.get<double>() > 0)))
+                bad(std::string("sampled.") + key + ": expected a number " +
+                    (scale ? "> 0" : ">= 0"));
+            (scale ? p.count_scale : p.run_seconds) = v.get<double>();
+        }
         for (const auto& pt : (*s)["points"]) {
             if (!pt.is_array()) bad("sampled.points: expected lists of key=value strings");
             std::vector<std::string> sets;

@@ -35,6 +35,13 @@ struct sweep_plan {
     bool sampled = false;
     uint64_t sample_seed = 0;
     unsigned samples = 0;  // points = samples x the paired key's values, sample-major
+    // The samples are `hypercubes` independent Latin hypercubes of samples / hypercubes each,
+    // one after the other (1 in a manifest that does not say).
+    unsigned hypercubes = 1;
+    // Each run simulates run_seconds (0: not stated); counts are reported multiplied by
+    // count_scale, i.e. as for run_seconds * count_scale of simulated time (1: not scaled).
+    double run_seconds = 0;
+    double count_scale = 1;
 
     std::vector<std::string> grid_keys() const;
     // The --set list of point i: base sets, then the point's grid values.

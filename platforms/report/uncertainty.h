@@ -4,6 +4,9 @@
 // (cancel / no-cancel of exits, arithoh and GET_STATE), the median and the 5-95 % interval, and
 // each assumption's share of the variance.
 //
+// Convergence: every bound is also given from the first hypercube alone (the first half of the
+// samples when `nestvp uncertainty` draws two), each with its bootstrap standard error.
+//
 // Shares: the squared Spearman rank correlation of the input with the output, normalised over
 // the inputs (rank correlation analysis; with the near-orthogonal inputs of a Latin hypercube it
 // approximates the squared standardised rank regression coefficients, without needing more
@@ -23,16 +26,27 @@ struct variance_share {
     double rho = 0;    // Spearman rank correlation, signed: the direction of the effect
 };
 
+// The 5 % and 95 % points of some samples, each with its bootstrap standard error.
+struct interval_bounds {
+    size_t n = 0;  // samples with a value
+    double p5 = 0, p5_se = 0, p95 = 0, p95_se = 0;
+};
+
 struct uncertainty_target {
     std::string name;  // "kvm_guest_exit [no-cancel]", "ratio kvm_guest_exit cancel/no-cancel"
     size_t n = 0;      // samples with a value
     double p5 = 0, median = 0, p95 = 0;
+    double p5_se = 0, p95_se = 0;
+    interval_bounds half;                // from the first half of the samples
     std::vector<variance_share> shares;  // largest first
 };
 
 struct uncertainty_report {
     unsigned samples = 0, samples_complete = 0;
-    std::vector<std::string> keys;  // the sampled keys
+    unsigned hypercubes = 1, half_samples = 0;  // the first half_samples form the half
+    double sim_seconds = 0;                     // simulated per run
+    double count_scale = 1;                     // counts are reported multiplied by this
+    std::vector<std::string> keys;              // the sampled keys
     std::vector<uncertainty_target> targets;
 };
 
@@ -43,6 +57,12 @@ uncertainty_report analyse_samples(const sweep_plan& plan,
 
 // The q-quantile (0..1) of xs by linear interpolation between order statistics (xs unsorted).
 double quantile(std::vector<double> xs, double q);
+// The bootstrap standard error of quantile(xs, q) for each q (Efron and Tibshirani, An
+// Introduction to the Bootstrap, 1993, ch. 6): the standard deviation of the resamples'
+// quantiles, over `resamples` resamples of xs drawn with replacement from a fixed seed, so the
+// same xs give the same errors. It treats xs as independent draws.
+std::vector<double> bootstrap_se(const std::vector<double>& xs, const std::vector<double>& qs,
+                                 unsigned resamples = 2000);
 // Average ranks (ties share their mean rank), 1-based.
 std::vector<double> ranks(const std::vector<double>& xs);
 // Pearson correlation of ranks; 0 when either side has no spread.

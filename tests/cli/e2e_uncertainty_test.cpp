@@ -88,11 +88,78 @@ TEST(CliE2E, UncertaintyEmitJobsMergeEqualsLocal) {
     EXPECT_NE(stopped.out.find("samples: 3 of 4"), std::string::npos) << stopped.out;
 }
 
+// --short-runs: each run simulates the short time and every count is scaled to the platform's
+// run.duration_s, and the summary says so: the same samples run at 0.05 s without scaling
+// give a quarter of the counts, the same latencies and the same ratios. Through --emit-jobs and
+// merge the same.
+TEST(CliE2E, UncertaintyShortRunsScaleCounts) {
+    const std::string d = test::fresh_dir("e2e-uncertainty-short");
+    const auto args = [&](std::vector<std::string> extra) {
+        std::vector<std::string> a = {"uncertainty", k_ref,      "--samples", "4",
+                                      "--only",      "l2.vcpus", "--quiet"};
+        a.insert(a.end(), extra.begin(), extra.end());
+        return nestvp(a);
+    };
+    const std::vector<std::string> shortened = {"--set", "run.duration_s=0.2", "--short-runs",
+                                                "0.05"};
+    auto with = shortened;
+    with.insert(with.end(), {"--json", d + "/short.json"});
+    const auto r = run_cmd(args(with), d);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("runs of 0.05 s simulated; counts scaled x4 to 0.2 s"), std::string::npos)
+        << r.out;
+    const auto plain =
+        run_cmd(args({"--set", "run.duration_s=0.05", "--json", d + "/plain.json"}), d);
+    ASSERT_EQ(plain.code, 0) << plain.err;
+    const json s = parse_json(test::slurp(d + "/short.json"), "short.json");
+    const json p = parse_json(test::slurp(d + "/plain.json"), "plain.json");
+    EXPECT_EQ(s["sim_seconds"], 0.05);
+    EXPECT_EQ(s["count_scale"], 4);
+    EXPECT_EQ(s["counts_scaled_to_s"], 0.2);
+    EXPECT_EQ(p["count_scale"], 1);
+    EXPECT_EQ(p["counts_scaled_to_s"], 0.05);
+    EXPECT_EQ(s["hypercubes"], 2);
+    ASSERT_EQ(s["targets"].size(), p["targets"].size());
+    size_t counts = 0;
+    for (size_t i = 0; i < s["targets"].size(); ++i) {
+        const json &ts = s["targets"][i], &tp = p["targets"][i];
+        const std::string name = ts["target"];
+        ASSERT_EQ(name, tp["target"].get<std::string>());
+        const bool count = name.find('.') == std::string::npos && name.rfind("ratio", 0) != 0;
+        counts += count;
+        for (const char* k : {"p5", "median", "p95"}) {
+            const double want = tp[k].get<double>() * (count ? 4 : 1);
+            EXPECT_NEAR(ts[k].get<double>(), want, 1e-9 * std::abs(want)) << name << " " << k;
+        }
+        EXPECT_EQ(ts["half"]["n"], 2) << name;
+    }
+    EXPECT_EQ(counts, 10u);  // five counts under two policies
+    auto emit = shortened;
+    emit.insert(emit.end(), {"--emit-jobs", d + "/jobs"});
+    const auto e = run_cmd(args(emit), d);
+    ASSERT_EQ(e.code, 0) << e.err;
+    const int rc = std::system(("cd / && parallel --will-cite -j 2 < '" + d +
+                                "/jobs/jobs.txt' > '" + d + "/parallel.log' 2>&1")
+                                   .c_str());
+    ASSERT_EQ(rc, 0) << test::slurp(d + "/parallel.log");
+    const auto merged = run_cmd(nestvp({"merge", d + "/jobs", "--json", d + "/merged.json"}), d);
+    ASSERT_EQ(merged.code, 0) << merged.err;
+    EXPECT_EQ(test::slurp(d + "/merged.json"), test::slurp(d + "/short.json"));
+}
+
 TEST(CliE2E, UncertaintyBadArgumentsExit2) {
     const std::string d = test::fresh_dir("e2e-uncertainty-bad");
     // Each line: the options after `uncertainty FILE`, and what the message says.
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-        {{"--samples", "1"}, "--samples: expected at least 2"},
+        // Two hypercubes of N/2 each.
+        {{"--samples", "2"}, "--samples: expected an even number of at least 4"},
+        {{"--samples", "5"},
+         "--samples: expected an even number of at least 4 (two Latin hypercubes of N/2), got '5'"},
+        // Short runs are shorter than the platform's run, and a run length.
+        {{"--short-runs", "20"},
+         "--short-runs 20: longer than run.duration_s (10); runs are shortened, never lengthened"},
+        {{"--short-runs", "x"}, "--short-runs: expected a time in seconds"},
+        {{"--short-runs", "0"}, "--short-runs 0: run.duration_s: expected "},
         {{"--only", "l2.housekeeping_hz"}, "--only l2.housekeeping_hz: not an assumed number"},
         {{"--emit-jobs", d + "/j", "--csv", d + "/x.csv"}, "with --emit-jobs"},
         // A negative seed is not wrapped to 2^64 - 1; a pair needs two values, each given once.

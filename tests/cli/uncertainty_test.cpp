@@ -42,6 +42,26 @@ TEST(LatinHypercube, EveryStratumOncePerKey) {
     EXPECT_NE(latin_hypercube(ps, n, 43), s);
 }
 
+// Two hypercubes: each is a Latin hypercube of its own (every stratum once per key), the first
+// is the single hypercube of the same seed, the second another.
+TEST(LatinHypercube, TwoIndependentHypercubes) {
+    const std::vector<sampled_param> ps = {{"a", 0, 1, false}, {"b", 0, 1, false}};
+    const unsigned n = 8;
+    const auto s = latin_hypercubes(ps, n, 2, 7);
+    ASSERT_EQ(s.size(), 2 * n);
+    EXPECT_EQ(std::vector<std::vector<std::string>>(s.begin(), s.begin() + n),
+              latin_hypercube(ps, n, 7));
+    EXPECT_NE(std::vector<std::vector<std::string>>(s.begin(), s.begin() + n),
+              std::vector<std::vector<std::string>>(s.begin() + n, s.end()));
+    for (unsigned c = 0; c < 2; ++c)
+        for (size_t k = 0; k < ps.size(); ++k) {
+            std::set<unsigned> strata;
+            for (unsigned i = c * n; i < (c + 1) * n; ++i)
+                strata.insert(static_cast<unsigned>(value_of(s[i][k]) * n));
+            EXPECT_EQ(strata.size(), n) << "cube " << c << " key " << ps[k].key;
+        }
+}
+
 // The reference file's assumed numbers with ranges are the axes; sourced and calibrated values
 // are not.
 TEST(LatinHypercube, AssumedRangesOfTheReference) {
@@ -67,6 +87,29 @@ TEST(UncertaintyStats, QuantilesRanksAndRankCorrelation) {
     EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {1, 8, 27, 64}), 1.0);  // monotone, not linear
     EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
     EXPECT_DOUBLE_EQ(spearman({1, 2, 3}, {5, 5, 5}), 0.0);
+}
+
+// The bootstrap standard error of a quantile: none without spread, the same for the same
+// values, and near the textbook value for a uniform sample (sqrt(q(1-q)/n) / density: 5 for
+// the median of 0..99), halving with four times the values.
+TEST(UncertaintyStats, BootstrapStandardErrorOfAQuantile) {
+    EXPECT_EQ(bootstrap_se({4, 4, 4, 4}, {0.05, 0.95}), (std::vector<double>{0, 0}));
+    EXPECT_EQ(bootstrap_se({1}, {0.5}), (std::vector<double>{0}));
+    std::vector<double> xs, many;
+    for (int i = 0; i < 100; ++i) xs.push_back(i);
+    for (int i = 0; i < 400; ++i) many.push_back(i / 4.0);
+    const double se = bootstrap_se(xs, {0.5})[0];
+    EXPECT_EQ(bootstrap_se(xs, {0.5})[0], se);
+    EXPECT_GT(se, 3.5);
+    EXPECT_LT(se, 6.5);
+    const double se_many = bootstrap_se(many, {0.5})[0];
+    EXPECT_GT(se_many, 0.35 * se);
+    EXPECT_LT(se_many, 0.65 * se);
+    // A tail point of a sample with one far value: its error is that value's reach.
+    std::vector<double> tail(40, 1.0);
+    tail.back() = 100;
+    EXPECT_GT(bootstrap_se(tail, {0.95})[0], 10);
+    EXPECT_EQ(bootstrap_se(tail, {0.05})[0], 0);
 }
 
 // A plan whose exits follow one input: that input takes nearly all the variance, with the
@@ -108,17 +151,98 @@ TEST(UncertaintyStats, TheInputThatDrivesTheOutputTakesTheShare) {
     EXPECT_EQ(analyse_samples(plan, pts).samples_complete, n - 1);
 }
 
+// Short runs: counts are scaled, latencies and ratios are not. Every bound is also taken from
+// the first half of the samples (the first hypercube), with its bootstrap standard error.
+TEST(UncertaintyStats, ScaledCountsAndTheFirstHalfsBounds) {
+    const unsigned n = 20;
+    const auto samples = latin_hypercubes({{"x", 0, 1, false}}, n / 2, 2, 3);
+    sweep_plan plan = make_sample_plan("/p.yaml", {}, {"x"}, samples, {"pol", {"a", "b"}}, 3);
+    plan.hypercubes = 2;
+    plan.run_seconds = 1;
+    plan.count_scale = 10;
+    std::vector<std::optional<run_record>> pts(plan.points.size());
+    std::vector<double> first_half_exits;
+    for (unsigned s = 0; s < n; ++s) {
+        const double x = value_of(samples[s][0]);
+        for (unsigned p = 0; p < 2; ++p) {
+            run_record r;
+            r.result.sim_seconds = 1;
+            r.result.metrics.kvm_guest_exit = static_cast<uint64_t>(1000 + 1000 * x) * (p + 1);
+            r.result.metrics.arithoh_count = 100;
+            r.result.metrics.latencies["wake_latency_ns"].all = {5, 1000, 1000, 1000, 1000, 1000};
+            pts[s * 2 + p] = r;
+            if (p == 0 && s < n / 2)
+                first_half_exits.push_back(10.0 * double(r.result.metrics.kvm_guest_exit));
+        }
+    }
+    const uncertainty_report rep = analyse_samples(plan, pts);
+    EXPECT_EQ(rep.half_samples, n / 2);
+    EXPECT_EQ(rep.count_scale, 10);
+    EXPECT_EQ(rep.sim_seconds, 1);
+    const auto target = [&](const std::string& name) -> const uncertainty_target& {
+        for (const auto& t : rep.targets)
+            if (t.name == name) return t;
+        ADD_FAILURE() << "no target " << name;
+        return rep.targets.front();
+    };
+    const uncertainty_target& exits = target("kvm_guest_exit [a]");
+    EXPECT_GE(exits.p5, 10000);  // scaled x10
+    EXPECT_LE(exits.p95, 20000);
+    EXPECT_EQ(exits.half.n, n / 2);
+    EXPECT_DOUBLE_EQ(exits.half.p5, quantile(first_half_exits, 0.05));
+    EXPECT_DOUBLE_EQ(exits.half.p95, quantile(first_half_exits, 0.95));
+    EXPECT_GT(exits.p5_se, 0);
+    EXPECT_GT(exits.half.p95_se, 0);
+    EXPECT_DOUBLE_EQ(target("wake_latency_ns.p50 [a]").median, 1000);  // not scaled
+    EXPECT_NEAR(target("ratio kvm_guest_exit b/a").median, 2.0, 0.01);
+    const json j = uncertainty_json(rep);
+    EXPECT_EQ(j["hypercubes"], 2);
+    EXPECT_EQ(j["half_samples"], n / 2);
+    EXPECT_EQ(j["sim_seconds"], 1);
+    EXPECT_EQ(j["count_scale"], 10);
+    EXPECT_EQ(j["counts_scaled_to_s"], 10);
+    EXPECT_EQ(j["targets"][0]["half"]["n"], n / 2);
+    EXPECT_TRUE(j["targets"][0].contains("p5_se"));
+    EXPECT_NE(uncertainty_text(rep).find("runs of 1 s simulated; counts scaled x10 to 10 s"),
+              std::string::npos);
+}
+
 // A sampled plan round-trips through its manifest (what merge reads).
 TEST(UncertaintyStats, SampledManifestRoundTrips) {
-    const auto samples = latin_hypercube({{"l2.vcpus", 2, 16, true}}, 3, 5);
-    const sweep_plan plan = make_sample_plan("/p.yaml", {"run.duration_s=1"}, {"l2.vcpus"}, samples,
-                                             {"l1.dec_policy", {"no-cancel", "cancel"}}, 5);
-    const sweep_plan back = parse_sweep_manifest(sweep_manifest_json(plan), "sweep.json");
+    const auto samples = latin_hypercubes({{"l2.vcpus", 2, 16, true}}, 2, 2, 5);
+    sweep_plan plan = make_sample_plan("/p.yaml", {"run.duration_s=1"}, {"l2.vcpus"}, samples,
+                                       {"l1.dec_policy", {"no-cancel", "cancel"}}, 5);
+    plan.hypercubes = 2;
+    plan.run_seconds = 1;
+    plan.count_scale = 10;
+    const std::string text = sweep_manifest_json(plan);
+    const sweep_plan back = parse_sweep_manifest(text, "sweep.json");
     EXPECT_TRUE(back.sampled);
-    EXPECT_EQ(back.samples, 3u);
+    EXPECT_EQ(back.samples, 4u);
+    EXPECT_EQ(back.hypercubes, 2u);
+    EXPECT_EQ(back.run_seconds, 1);
+    EXPECT_EQ(back.count_scale, 10);
     EXPECT_EQ(back.points, plan.points);
     EXPECT_EQ(back.point_sets(1), plan.point_sets(1));
     EXPECT_EQ(back.grid_keys(), plan.grid_keys());
+    // A manifest from before the two hypercubes: one, not scaled.
+    json old = parse_json(text, "sweep.json");
+    for (const char* k : {"hypercubes", "run_seconds", "count_scale"}) old["sampled"].erase(k);
+    const sweep_plan one = parse_sweep_manifest(json_text(old), "sweep.json");
+    EXPECT_EQ(one.hypercubes, 1u);
+    EXPECT_EQ(one.count_scale, 1);
+    // Values that cannot be: named.
+    for (const auto& [key, bad] : std::vector<std::pair<std::string, json>>{
+             {"hypercubes", 3}, {"hypercubes", 0}, {"count_scale", 0}, {"run_seconds", -1}}) {
+        json j = parse_json(text, "sweep.json");
+        j["sampled"][key] = bad;
+        try {
+            parse_sweep_manifest(json_text(j), "sweep.json");
+            ADD_FAILURE() << key << " " << bad.dump() << " accepted";
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find("sampled." + key), std::string::npos) << e.what();
+        }
+    }
 }
 
 }  // namespace
