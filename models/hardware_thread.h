@@ -139,6 +139,8 @@ public:
     // The same for a load: HDSISR without the store bit. Returns the loaded value (the VMM's
     // reply, which L1 writes into the target GPR before the next entry).
     uint64_t guest_mmio_load(uint64_t ea);
+    // The HDSI both take.
+    void guest_mmio_trap(uint64_t ea, bool store);
     // From another thread's software: an interrupt-controller message to this thread's
     // partition (a host IPI: XIVE or msgsnd) raises its external line, which that partition's
     // handler acknowledges (ack_external). Retires nothing of this thread's work.

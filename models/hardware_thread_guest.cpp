@@ -60,9 +60,10 @@ uint64_t hardware_thread::guest_hcall() {
     return me->gpr[3];
 }
 
-void hardware_thread::guest_mmio_store(uint64_t ea) {
-    // HDSI (0xE00, Book III "Hypervisor Data Storage Interrupt"): HSRR0 <- the store's address,
-    // HSRR1 <- MSR; HDAR <- EA, HDSISR[38] (store), ASDR <- the guest real page; MSR HV=1.
+void hardware_thread::guest_mmio_trap(uint64_t ea, bool store) {
+    // HDSI (0xE00, Book III "Hypervisor Data Storage Interrupt"): HSRR0 <- the access's
+    // address, HSRR1 <- MSR; HDAR <- EA, HDSISR[38] set for a store, ASDR <- the guest real
+    // page; MSR HV=1.
     settle();
     sw_context* me = m_guest;
     const uint64_t m = m_irq.msr();
@@ -70,24 +71,19 @@ void hardware_thread::guest_mmio_store(uint64_t ea) {
     m_irq.set_msr(msr::sf | msr::hv | (m & (msr::me | msr::ri)));
     trap_info t{0xE00, me->nia, m};
     t.hdar = ea;
-    t.hdsisr = 0x02000000ull;  // DSISR_ISSTORE
+    t.hdsisr = store ? 0x02000000ull : 0;  // DSISR_ISSTORE
     t.asdr = ea & ~0xFFFull;
     guest_trap(t);
 }
 
+void hardware_thread::guest_mmio_store(uint64_t ea) {
+    guest_mmio_trap(ea, true);
+}
+
 uint64_t hardware_thread::guest_mmio_load(uint64_t ea) {
-    // HDSI as for a store, with HDSISR[38] clear; the result comes back in RT (r9).
-    settle();
     sw_context* me = m_guest;
-    const uint64_t m = m_irq.msr();
-    m_irq.set_hsrr(me->nia, m);
-    m_irq.set_msr(msr::sf | msr::hv | (m & (msr::me | msr::ri)));
-    trap_info t{0xE00, me->nia, m};
-    t.hdar = ea;
-    t.hdsisr = 0;
-    t.asdr = ea & ~0xFFFull;
-    guest_trap(t);
-    return me->gpr[9];
+    guest_mmio_trap(ea, false);
+    return me->gpr[9];  // the accessor's RT (power_insn::guest_mmio_load)
 }
 
 }  // namespace nestvp

@@ -192,7 +192,7 @@ def moved(t):
 def edge_keys(record, t):
     """The assumed values of the model's own point that sit at an end of their range, largest
     share of this target's variance first, shares under 1 % left out (noise):
-    'l2.devices.mmio_hz = 0 in [0, 5000] (41 %)'."""
+    'l2.devices.ipi_hz = 0 in [0, 2000] (83 %)'."""
     if not record:
         return []
     prov, cfg, out = record.get("provenance", {}), record.get("config", {}), []

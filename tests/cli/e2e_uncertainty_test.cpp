@@ -133,7 +133,7 @@ TEST(CliE2E, UncertaintyShortRunsScaleCounts) {
         }
         EXPECT_EQ(ts["half"]["n"], 2) << name;
     }
-    EXPECT_EQ(counts, 10u);  // five counts under two policies
+    EXPECT_EQ(counts, 12u);  // six counts under two policies
     auto emit = shortened;
     emit.insert(emit.end(), {"--emit-jobs", d + "/jobs"});
     const auto e = run_cmd(args(emit), d);

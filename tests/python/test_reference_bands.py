@@ -26,7 +26,7 @@ def target(name, p5, p95, half_p5, half_p95, shares=()):
 def summary(targets, scale=1.0, secs=10.0):
     return {"samples": 64, "samples_complete": 64, "hypercubes": 2, "half_samples": 32,
             "sim_seconds": secs, "count_scale": scale, "counts_scaled_to_s": secs * scale,
-            "keys": ["l2.devices.mmio_hz", "l2.vcpus"], "targets": targets}
+            "keys": ["l2.devices.ipi_hz", "l2.vcpus"], "targets": targets}
 
 
 class Moved(unittest.TestCase):
@@ -43,22 +43,23 @@ class Moved(unittest.TestCase):
 
 class Serving(unittest.TestCase):
     def test_short_runs_only_for_stationary_metrics(self):
+        # A metric outside SHORT_RUN_METRICS (h_guest_run_vcpu) never comes from short runs.
         short = summary([target("kvm_guest_exit [cancel]", 1, 2, 1, 2),
-                         target("gsb_recv [cancel]", 1, 2, 1, 2)], scale=10, secs=1)
+                         target("h_guest_run_vcpu [cancel]", 1, 2, 1, 2)], scale=10, secs=1)
         short["samples_complete"] = 256
         full = summary([target("kvm_guest_exit [cancel]", 1, 2, 1, 2),
-                        target("gsb_recv [cancel]", 1, 2, 1, 2)])
+                        target("h_guest_run_vcpu [cancel]", 1, 2, 1, 2)])
         both = [short, full]
         self.assertIs(bands.serving(both, "kvm_guest_exit", "kvm_guest_exit [cancel]"), short)
-        self.assertIs(bands.serving(both, "gsb_recv", "gsb_recv [cancel]"), full)
-        self.assertIsNone(bands.serving([short], "gsb_recv", "gsb_recv [cancel]"))
+        self.assertIs(bands.serving(both, "h_guest_run_vcpu", "h_guest_run_vcpu [cancel]"), full)
+        self.assertIsNone(bands.serving([short], "h_guest_run_vcpu", "h_guest_run_vcpu [cancel]"))
 
 
 class Intervals(unittest.TestCase):
     def run_intervals(self, targets, model_exits):
         metrics = {"arithoh_count": 3.0e9, "kvm_guest_exit": model_exits, "gsb_recv": 1000}
-        record = {"config": {"l2.devices.mmio_hz": 0, "l2.vcpus": 8},
-                  "provenance": {"l2.devices.mmio_hz": {"kind": "assumed", "range": [0, 5000]},
+        record = {"config": {"l2.devices.ipi_hz": 0, "l2.vcpus": 8},
+                  "provenance": {"l2.devices.ipi_hz": {"kind": "assumed", "range": [0, 5000]},
                                  "l2.vcpus": {"kind": "assumed", "range": [2, 16]}}}
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "u.json")
@@ -70,15 +71,15 @@ class Intervals(unittest.TestCase):
         return out.getvalue()
 
     def test_model_outside_its_interval_names_the_edge(self):
-        shares = [("l2.vcpus", 0.6), ("l2.devices.mmio_hz", 0.4)]
+        shares = [("l2.vcpus", 0.6), ("l2.devices.ipi_hz", 0.4)]
         out = self.run_intervals([target("kvm_guest_exit [no-cancel]", 200000, 900000,
                                          210000, 880000, shares)], model_exits=150000)
         self.assertIn("- kvm_guest_exit no-cancel: model's own value outside its interval "
                       "(150,000 against 200,000 .. 900,000): it sits at the edge of a range: "
-                      "l2.devices.mmio_hz = 0 in [0, 5000] (40 %).", out)
+                      "l2.devices.ipi_hz = 0 in [0, 5000] (40 %).", out)
 
     def test_an_edge_key_without_share_is_noise(self):
-        shares = [("l2.vcpus", 0.995), ("l2.devices.mmio_hz", 0.005)]
+        shares = [("l2.vcpus", 0.995), ("l2.devices.ipi_hz", 0.005)]
         out = self.run_intervals([target("kvm_guest_exit [no-cancel]", 200000, 900000,
                                          210000, 880000, shares)], model_exits=950000)
         self.assertIn("(950,000 against 200,000 .. 900,000): none of its assumed values sits at "
