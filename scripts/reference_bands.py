@@ -4,7 +4,6 @@ and checks the bands that document sets, then each latency's p50/p99 and the l1 
 timer interrupt breakdowns per policy. Input: the JSON of
 `nestvp compare reference.yaml --set l1.dec_policy=no-cancel --vs l1.dec_policy=cancel`."""
 import json
-import re
 import sys
 
 PUBLISHED = {  # reference-result.md, from the 7be6ce7043b4 patch message (10 s run, N=1)
