@@ -58,8 +58,6 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     sc_core::sc_spawn_options opts;
     opts.set_stack_size(coroutine_stack);
     const bool spread = cfg.machine.placement == "spread";
-    const guest_irqchip chip = cfg.l2.irqchip == "emulated-xive" ? guest_irqchip::emulated_xive
-                                                                 : guest_irqchip::in_kernel_xics;
     m_irq_queues.assign(n, guest_irq_queue{});
     m_sched.polling.assign(n, 0);
     m_sched.need_resched.assign(n, 0);
@@ -106,7 +104,6 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         setup.boot_nia = l2_boot_nia;
         setup.dtl = cfg.l2.dtl;
         setup.l1 = cfg.l1;
-        setup.chip = chip;
         setup.irqs = &m_irq_queues[v];
         // A multi-queue device's managed vectors: queue i's interrupt on vCPU i
         // (group_cpus_evenly, docs/interrupt-controller.md), so each vCPU takes an equal share.
@@ -131,7 +128,6 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         p.large_dec = large_dec;
         p.dec_bits = topts.dec_bits;
         p.seed = cfg.run.seed;
-        p.chip = chip;
         auto kernel = std::make_unique<l2_kernel>(*t, *l2, p, cfg.l2.costs, metrics, work,
                                                   m_irq_queues[v], m_sched);
 

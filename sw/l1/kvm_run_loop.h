@@ -36,9 +36,8 @@ struct kvm_guest {
 // (each read of an invalid NIA costs a GET_STATE in nestedv2, nested-virtualization.md §2.5).
 struct l2_vcpu_setup {
     uint64_t boot_msr = 0, boot_nia = 0;
-    bool dtl = true;  // L2 registered a DTL: each entry writes the PC into it
-    l1_config l1;     // the tracepoint and the polling window
-    guest_irqchip chip = guest_irqchip::in_kernel_xics;
+    bool dtl = true;                  // L2 registered a DTL: each entry writes the PC into it
+    l1_config l1;                     // the tracepoint and the polling window
     guest_irq_queue* irqs = nullptr;  // what the controller presents to this vCPU
     double device_irq_hz = 0;         // device interrupts the VMM raises on this vCPU
     uint64_t seed = 1;                // the run's seed (device interrupt spacing)

@@ -4,6 +4,7 @@
 
 #include "models/exception_logic.h"
 #include "models/power_insn.h"
+#include "sw/event_spacing.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/papr.h"
 
@@ -48,13 +49,12 @@ void kvm_run_loop::raise_external(kvm_vcpu& target, bool ipi) {
 }
 
 void kvm_run_loop::arm_device_irq() {
-    // Completions spaced uniformly in [0.5, 1.5] of the mean, from the run's seed.
+    // The next completion (sw/event_spacing.h).
     if (m_setup.device_irq_hz <= 0) return;
-    std::uniform_real_distribution<double> jitter(0.5, 1.5);
-    const double mean_tb =
-        static_cast<double>(m_cpu.thread().owner().tb().freq_hz()) / m_setup.device_irq_hz;
-    m_cpu.start_hrtimer(m_device_timer,
-                        m_cpu.mftb() + static_cast<uint64_t>(mean_tb * jitter(m_device_rng)));
+    const double tb_hz = static_cast<double>(m_cpu.thread().owner().tb().freq_hz());
+    m_cpu.start_hrtimer(
+        m_device_timer,
+        m_cpu.mftb() + next_event_interval(tb_hz, m_setup.device_irq_hz, m_device_rng));
 }
 
 void kvm_run_loop::device_irq() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/power_insn.h"
+#include "sw/event_spacing.h"
 #include "sw/papr/papr.h"
 
 namespace nestvp {
@@ -26,6 +27,7 @@ l2_kernel::l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& 
       m_work(work),
       m_irqs(irqs),
       m_sched(sched),
+      m_xive(params.irqchip == "emulated-xive"),
       m_rng(params.seed * 0x9E3779B97F4A7C15ull + params.vcpu + 1),
       m_ipi_rng(params.seed * 0x94D049BB133111EBull + params.vcpu + 1) {
     // decrementer_max = 2^(bits-1) - 1 (set_decrementer_max, §6); 32 bits without LD.
@@ -63,12 +65,7 @@ void l2_kernel::program_next_event() {
 }
 
 uint64_t l2_kernel::next_interval(double hz, std::mt19937_64& rng) {
-    // Events at `hz` on average; the spacing is uniform in [0.5, 1.5] of the mean, from the
-    // run's seed (deterministic). None at 0 Hz.
-    if (hz <= 0) return ~0ull;
-    std::uniform_real_distribution<double> jitter(0.5, 1.5);
-    const double mean = m_thread.owner().tb().freq_hz() / hz;
-    return static_cast<uint64_t>(mean * jitter(rng));
+    return next_event_interval(static_cast<double>(m_thread.owner().tb().freq_hz()), hz, rng);
 }
 
 uint64_t l2_kernel::next_housekeeping_interval() {
@@ -113,7 +110,7 @@ void l2_kernel::send_ipi() {
         return;
     }
     m_metrics.add(counter::l2_ipis_sent, m_thread.id());
-    if (m_params.chip == guest_irqchip::emulated_xive)
+    if (m_xive)
         // xive_cause_ipi: out_be64(trig_mmio, 0) on the target's IPI trigger page
         // (common.c:1069; QEMU's two-page ESB, spapr.c:435-440).
         xive_access(xive_page::esb_of(1 + target) + xive_page::esb_trigger, true, 0);
@@ -136,7 +133,7 @@ void l2_kernel::device_action() {
 }
 
 void l2_kernel::external_interrupt(const interrupt_record&) {
-    if (m_params.chip == guest_irqchip::emulated_xive) {
+    if (m_xive) {
         // XIVE (sysdev/xive/common.c, spapr.c; 6.12 lines): xive_get_irq's ack, a 16-bit
         // TIMA load of TM_SPC_ACK_OS_REG (spapr.c:615), which lowers the line; the sources
         // come from the event queue in memory (xive_read_eq). Each source's EOI is an ESB

@@ -27,7 +27,6 @@ struct l2_params : l2_config {
     bool large_dec = true;
     unsigned dec_bits = 56;
     uint64_t seed = 1;
-    guest_irqchip chip = guest_irqchip::in_kernel_xics;
     // vCPU 0 sends the IPIs, to the others in turn: 1, 2, ... modulo `vcpus`.
     double ipi_hz() const { return vcpu == 0 ? devices_ipi_hz : 0.0; }
 };
@@ -95,6 +94,7 @@ private:
     workload* m_work;
     guest_irq_queue& m_irqs;
     l2_sched_view& m_sched;
+    const bool m_xive;  // l2.irqchip: emulated-xive (else in-kernel-xics)
     uint64_t m_dec_max;
     uint64_t m_tick_period;      // TB ticks per jiffy
     uint64_t m_next_tb = ~0ull;  // decrementers_next_tb

@@ -8,8 +8,6 @@
 
 namespace nestvp {
 
-enum class guest_irqchip { in_kernel_xics, emulated_xive };
-
 // The XIVE pages an L2 maps under QEMU's spapr XIVE (two-page ESBs, QEMU spapr_xive.c): the
 // TIMA's OS view and one 128 KiB ESB pair per source (EOI page, then trigger page). Source 0
 // is the device's; source 1 + n is vCPU n's IPI.
