@@ -74,26 +74,22 @@ uint64_t l2_kernel::next_housekeeping_interval() {
 }
 
 uint64_t l2_kernel::hcall_in_handler(uint64_t nr, uint64_t a4, uint64_t a5) {
-    exception_logic& irq = m_thread.irq();
-    const uint64_t srr0 = irq.srr0(), srr1 = irq.srr1();  // the interrupt frame (pt_regs)
     m_ctx.gpr[3] = nr, m_ctx.gpr[4] = a4, m_ctx.gpr[5] = a5;
-    const uint64_t r3 = m_thread.guest_hcall();
-    m_thread.irq().set_srr(srr0, srr1);
+    uint64_t r3 = 0;
+    keeping_frame([&] { r3 = m_thread.guest_hcall(); });
     return r3;
 }
 
 void l2_kernel::xive_access(uint64_t ea, bool store, uint64_t value) {
     // An access to a XIVE page from kernel code inside the handler: an HDSI exit to the VMM
-    // (no in-kernel XIVE for a nested L1, powerpc.c). SRR0/1 stay in the interrupt frame.
-    exception_logic& irq = m_thread.irq();
-    const uint64_t srr0 = irq.srr0(), srr1 = irq.srr1();
-    if (store) {
-        m_ctx.gpr[power_insn::rs_field(power_insn::guest_mmio_store)] = value;
-        m_thread.guest_mmio_store(ea);
-    } else {
-        m_thread.guest_mmio_load(ea);
-    }
-    m_thread.irq().set_srr(srr0, srr1);
+    // (no in-kernel XIVE for a nested L1, powerpc.c).
+    if (store) m_ctx.gpr[power_insn::rs_field(power_insn::guest_mmio_store)] = value;
+    keeping_frame([&] {
+        if (store)
+            m_thread.guest_mmio_store(ea);
+        else
+            m_thread.guest_mmio_load(ea);
+    });
     m_metrics.add(counter::l2_irqchip_accesses, m_thread.id());
 }
 

@@ -75,6 +75,15 @@ private:
     }
     uint64_t next_housekeeping_interval();
     uint64_t next_interval(double hz, std::mt19937_64& rng);
+    // An exit taken from inside an interrupt handler: SRR0/1 are kept in the interrupt frame
+    // (pt_regs) around it, as the handler's rfid needs them.
+    template <class F>
+    void keeping_frame(F&& exit) {
+        exception_logic& irq = m_thread.irq();
+        const uint64_t srr0 = irq.srr0(), srr1 = irq.srr1();
+        exit();
+        m_thread.irq().set_srr(srr0, srr1);
+    }
     // A load or store to a XIVE page (TIMA or ESB): an HDSI exit (docs/interrupt-controller.md).
     void xive_access(uint64_t ea, bool store, uint64_t value = 0);
     // An hcall from kernel code inside an interrupt handler: SRR0/1 are kept in the interrupt
