@@ -4,7 +4,7 @@
 
 #include "models/exception_logic.h"
 #include "models/power_insn.h"
-#include "sw/event_spacing.h"
+#include "sw/common/event_spacing.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/papr.h"
 
@@ -49,7 +49,7 @@ void kvm_run_loop::raise_external(kvm_vcpu& target, bool ipi) {
 }
 
 void kvm_run_loop::arm_device_irq() {
-    // The next completion (sw/event_spacing.h).
+    // The next completion (sw/common/event_spacing.h).
     if (m_setup.device_irq_hz <= 0) return;
     const double tb_hz = static_cast<double>(m_cpu.thread().owner().tb().freq_hz());
     m_cpu.start_hrtimer(

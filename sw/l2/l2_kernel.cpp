@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "models/power_insn.h"
-#include "sw/event_spacing.h"
+#include "sw/common/event_spacing.h"
 #include "sw/papr/papr.h"
 
 namespace nestvp {

@@ -11,12 +11,13 @@ import sys
 # folder -> the folders its includes may name (a folder always may include itself)
 ALLOWED = {
     "models": [],
+    "sw/common": [],
     "sw/papr": ["models"],
     "sw/metrics": ["models", "sw/papr"],
     "sw/workloads": ["models"],
     "sw/l0": ["models", "sw/papr", "sw/metrics"],
-    "sw/l1": ["models", "sw/papr", "sw/metrics"],
-    "sw/l2": ["models", "sw/papr", "sw/metrics", "sw/workloads"],
+    "sw/l1": ["models", "sw/common", "sw/papr", "sw/metrics"],
+    "sw/l2": ["models", "sw/common", "sw/papr", "sw/metrics", "sw/workloads"],
     "platforms/results": [],
     "platforms/config": ["models", "sw"],
     "platforms/runner": ["models", "sw", "platforms/config", "platforms/results"],
