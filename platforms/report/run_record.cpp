@@ -122,8 +122,9 @@ json counts_json(const std::map<std::string, uint64_t>& m) {
 json units_json(const run_metrics& m) {
     json u = json::object();
     for (const char* k : {"sim_seconds", "wall_seconds", "sc_events"}) u[k] = metric_unit(k);
-    for (const char* k : {"kvm_guest_exit", "gsb_recv", "h_guest_get_state", "gsb_send",
-                          "h_guest_run_vcpu", "h_enter_nested", "exits_by_reason", "arithoh_count"})
+    for (const char* k :
+         {"kvm_guest_exit", "gsb_recv", "h_guest_get_state", "gsb_send", "h_guest_run_vcpu",
+          "h_enter_nested", "exits_by_reason", "kvm_guest_exit_by_trap", "arithoh_count"})
         u[std::string("metrics.") + k] = "count";
     u["metrics.latencies"] = metric_unit("metrics.latencies");
     for (const auto& kv : m.counters)
@@ -300,6 +301,7 @@ json run_record_doc(const run_record& rec) {
     mj["h_guest_run_vcpu"] = m.h_guest_run_vcpu;
     mj["h_enter_nested"] = m.h_enter_nested;
     mj["exits_by_reason"] = counts_json(m.exits_by_reason);
+    mj["kvm_guest_exit_by_trap"] = counts_json(m.kvm_guest_exit_by_trap);
     mj["arithoh_count"] = m.arithoh_count;
     mj["latencies"] = latencies_json(m);
     mj["counters"] = counts_json(m.counters);
@@ -362,6 +364,9 @@ run_record parse_run_record(const std::string& text, const std::string& what) {
     rm.h_guest_run_vcpu = need_u64(m, "h_guest_run_vcpu", what, "metrics");
     rm.h_enter_nested = need_u64(m, "h_enter_nested", what, "metrics");
     rm.exits_by_reason = read_counts(m, "exits_by_reason", what);
+    // Optional: records written before it existed have none.
+    if (find(m, "kvm_guest_exit_by_trap"))
+        rm.kvm_guest_exit_by_trap = read_counts(m, "kvm_guest_exit_by_trap", what);
     rm.arithoh_count = need_u64(m, "arithoh_count", what, "metrics");
     rm.latencies = read_latencies(m, what);
     rm.counters = read_counts(m, "counters", what);

@@ -52,7 +52,10 @@ struct run_metrics {
     uint64_t gsb_send = 0;           // H_GUEST_SET_STATE calls
     uint64_t h_guest_run_vcpu = 0;
     uint64_t h_enter_nested = 0;
-    std::map<std::string, uint64_t> exits_by_reason;  // "0x980", "0xc00", ...
+    std::map<std::string, uint64_t> exits_by_reason;  // "0x980", "0xc00", ... (exits into L0)
+    // kvm_guest_exit by its trap, as `hist:keys=trap` counts it in L1: "0x0" (an L2 H_CEDE
+    // consumed in L1, or no entry), "0x980 HDEC" (also passes that never entered), ...
+    std::map<std::string, uint64_t> kvm_guest_exit_by_trap;
     uint64_t arithoh_count = 0;
     // Keyed by latency_kinds(); a kind with no sample is present with count 0.
     std::map<std::string, latency_report> latencies;

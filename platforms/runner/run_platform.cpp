@@ -65,6 +65,8 @@ void collect(const nested_platform& top, const nested_metrics& m, run_result& r)
     out.h_guest_run_vcpu = m.total(counter::l0_run_vcpu);
     out.h_enter_nested = m.total(counter::l0_enter_nested);
     for (const auto& [vec, n] : m.exits_by_reason()) out.exits_by_reason[papr::exit_label(vec)] = n;
+    for (const auto& [trap, n] : m.guest_exits_by_trap())
+        out.kvm_guest_exit_by_trap[trap == 0 ? "0x0" : papr::exit_label(trap)] = n;
     out.arithoh_count = top.arithoh_count();
     for (unsigned k = 0; k < latency_kind_count; ++k)
         out.latencies[latency_kind_name(static_cast<latency_kind>(k))] =

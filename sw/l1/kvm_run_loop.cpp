@@ -286,6 +286,7 @@ void kvm_run_loop::run_single_vcpu() {
     // kvmppc_get_pc (arch/powerpc/kvm/trace_hv.h): a NIA reload in nestedv2 (§2.5).
     mark(path_step::l1_trace_exit);
     m_metrics.add(counter::l1_guest_exits, ti);
+    m_metrics.add_guest_exit(trap);
     if (m_setup.l1.trace_guest_exit) {
         exec(m_costs.trace_exit.cycles);
         if (m_guest.nestedv2) m_cache.get(gsid::NIA);

@@ -86,6 +86,10 @@ public:
     unsigned threads() const { return static_cast<unsigned>(m_per_thread.size()); }
 
     void add_exit(uint32_t vector) { ++m_exits[vector]; }
+    // The kvm_guest_exit tracepoint's trap (trace_hv.h): 0 for an L2 H_CEDE consumed in
+    // kvmhv_p9_guest_entry or a lazy-irq return, 0x980 also for a pass that never entered.
+    void add_guest_exit(uint32_t trap) { ++m_guest_exit_traps[trap]; }
+    const std::map<uint32_t, uint64_t>& guest_exits_by_trap() const { return m_guest_exit_traps; }
     void add_hcall(uint64_t number) { ++m_hcalls[number]; }
     const std::map<uint64_t, uint64_t>& hcalls_by_number() const { return m_hcalls; }
     const std::map<uint32_t, uint64_t>& exits_by_reason() const { return m_exits; }
@@ -107,6 +111,7 @@ private:
     counter_array m_totals{};
     std::vector<counter_array> m_per_thread;
     std::map<uint32_t, uint64_t> m_exits;
+    std::map<uint32_t, uint64_t> m_guest_exit_traps;
     std::map<uint64_t, uint64_t> m_hcalls;
     path_recorder m_paths;
     exit_timeline m_timeline;

@@ -18,6 +18,8 @@ struct vcpu_counts {
 
 struct run_metrics {
     double exits = 0, gsb = 0, runs = 0, enters = 0, arithoh = 0, exits_c00 = 0, exits_980 = 0;
+    // kvm_guest_exit_by_trap (the tracepoint's view) and the counters it is made of.
+    double trap_0 = 0, trap_980 = 0, trap_c00 = 0, cedes = 0, lazy = 0, early = 0;
     std::vector<vcpu_counts> vcpus;  // metrics.vcpus of the record
 };
 
@@ -58,6 +60,15 @@ run_metrics run(const std::string& sets) {
     };
     r.exits_c00 = count(j, "0xc00 hcall");
     r.exits_980 = count(j, "0x980 HDEC");
+    const size_t traps = j.find("\"kvm_guest_exit_by_trap\"");
+    if (traps == std::string::npos) throw std::runtime_error("no kvm_guest_exit_by_trap");
+    const std::string by_trap = j.substr(traps, j.find('}', traps) - traps);
+    r.trap_0 = count(by_trap, "0x0");
+    r.trap_980 = count(by_trap, "0x980 HDEC");
+    r.trap_c00 = count(by_trap, "0xc00 hcall");
+    r.cedes = count(j, "l1\\.cedes");
+    r.lazy = count(j, "l1\\.lazy_irq_returns");
+    r.early = count(j, "l1\\.early_returns");
     // "vcpus": {"0": {...}, "1": {...}}: each vCPU's object has flat counters only.
     const size_t at = j.find("\"vcpus\"");
     if (at == std::string::npos) throw std::runtime_error("no vcpus in the record");
@@ -169,4 +180,19 @@ TEST(reference_policies, nia_reloads_follow_the_exits_without_nia) {
         EXPECT_LE(r->gsb, r->exits_980 + setup + 1);  // + an exit at the end of the run
     }
     EXPECT_LE(neither.gsb, neither.vcpus.size());
+}
+
+// The tracepoint's trap, as a `hist:keys=trap` trigger counts it (docs/real-stack.md): an L2
+// H_CEDE consumed in kvmhv_p9_guest_entry is trap 0, as is a lazy-irq return; a pass whose
+// timer was due before entry is 0x980 without reaching L0.
+TEST(reference_policies, tracepoint_traps_split_cedes_and_unentered_passes) {
+    for (const char* policy : {"cancel", "no-cancel"}) {
+        SCOPED_TRACE(policy);
+        const run_metrics r = run(std::string("--set l1.dec_policy=") + policy);
+        EXPECT_EQ(r.trap_0 + r.trap_980 + r.trap_c00, r.exits);
+        EXPECT_EQ(r.trap_0, r.cedes + r.lazy);
+        EXPECT_GT(r.cedes, 100);
+        EXPECT_EQ(r.trap_c00, r.exits_c00 - r.cedes);
+        EXPECT_EQ(r.trap_980, r.exits_980 + r.early);
+    }
 }
