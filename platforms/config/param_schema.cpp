@@ -107,13 +107,14 @@ std::string nearest_param(const std::string& path, const std::vector<std::string
 }
 
 bool is_stated_kind(const std::string& kind) {
-    return kind == "sourced" || kind == "assumed" || kind == "calibrated";
+    return kind == "sourced" || kind == "assumed" || kind == "calibrated" || kind == "measured";
 }
 
 std::string cost_kind_from_source(const std::string& s) {
     const auto starts = [&s](const char* p) { return s.rfind(p, 0) == 0; };
     return starts("assumption")   ? "assumed"
            : starts("calibrated") ? "calibrated"
+           : starts("measured")   ? "measured"
            : starts("--set")      ? "set"
                                   : "sourced";
 }

@@ -20,13 +20,14 @@ struct param_def : param_meta {
 };
 
 // What is known of a key's value: its provenance record, or for a cost without one the kind its
-// source text says ("assumption..." -> assumed, "calibrated..." -> calibrated, "--set..." -> set,
+// source text says ("assumption..." -> assumed, "calibrated..." -> calibrated, "measured..." ->
+// measured, "--set..." -> set,
 // otherwise sourced, with the cost's range), or `default`.
 value_provenance provenance_of(const platform_config& cfg, const param_def& def);
 // The kinds a platform file may state.
 bool is_stated_kind(const std::string& kind);
 // The kind a cost's source text states: "assumption..." assumed, "calibrated..." calibrated,
-// "--set..." set, anything else sourced.
+// "measured..." measured, "--set..." set, anything else sourced.
 std::string cost_kind_from_source(const std::string& source);
 
 // The figures a value may be calibrated on (reference-result.md, "Calibration and prediction"):

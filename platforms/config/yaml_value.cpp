@@ -191,7 +191,7 @@ param_value parse_cost(const param_def& d, const YAML::Node& n, const yaml_origi
         } else if (key == "kind") {
             if (!kv.second.IsScalar() || !is_stated_kind(kv.second.Scalar()))
                 throw_config(where.at(kv.second, kv.first.Mark()), path,
-                             "sourced, assumed or calibrated", describe_found(kv.second));
+                             "sourced, assumed, calibrated or measured", describe_found(kv.second));
             stated_kind = kv.second.Scalar();
             kind_node = kv.second;
         } else if (key == "calibrated_on") {
@@ -336,7 +336,7 @@ param_value parse_stated_value(const param_def& d, const YAML::Node& n, const ya
         } else if (key == "kind") {
             if (!kv.second.IsScalar() || !is_stated_kind(kv.second.Scalar()))
                 throw_config(where.at(kv.second, kv.first.Mark()), path,
-                             "sourced, assumed or calibrated", describe_found(kv.second));
+                             "sourced, assumed, calibrated or measured", describe_found(kv.second));
             out.kind = kv.second.Scalar();
             kind_node = kv.second;
         } else if (key == "source") {

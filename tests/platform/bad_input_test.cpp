@@ -286,7 +286,7 @@ TEST(PlatformBadInput, UnknownCost) {
 // Stated values (docs/platform-file.md, "Kinds").
 TEST(PlatformBadInput, StatedUnknownKind) {
     expect_bad("stated_unknown_kind.yaml", {}, "stated_unknown_kind.yaml:2:27", "l2.vcpus.kind",
-               "sourced, assumed or calibrated");
+               "sourced, assumed, calibrated or measured");
 }
 
 TEST(PlatformBadInput, StatedAssumedNumberNeedsARange) {

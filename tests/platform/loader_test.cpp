@@ -117,6 +117,28 @@ TEST(PlatformLoader, FractionalCost) {
     EXPECT_EQ(c.l1.costs.wake.cycles, 0.5);
 }
 
+// `measured`: a value measured in the system the platform models, its method named
+// (docs/platform-file.md, "Kinds"); the real stack's platform has no calibrated value.
+TEST(PlatformLoader, MeasuredValuesAndAnUncalibratedQemuStack) {
+    const std::string f = write_temp("measured.yaml", R"(l0:
+  costs:
+    get_state: {cycles: 1234.5, source: "measured: hcall_entry to hcall_exit in L1"}
+l1:
+  hz: {value: 250, kind: measured, source: "measured: ticks over 10 s of /proc/interrupts"}
+)");
+    const platform_config c = load_platform(f);
+    EXPECT_EQ(provenance_of(c, *find_param("l0.costs.get_state")).kind, "measured");
+    EXPECT_EQ(provenance_of(c, *find_param("l1.hz")).kind, "measured");
+    EXPECT_EQ(c.l1.hz, 250u);
+    const platform_config q = load_platform(platforms_dir + "qemu-l0.yaml");
+    for (const param_def& d : param_schema()) {
+        SCOPED_TRACE(d.path);
+        EXPECT_NE(provenance_of(q, d).kind, "calibrated");
+    }
+    EXPECT_EQ(q.l0.run_output, "qemu");
+    EXPECT_FALSE(q.machine.timer.large_dec);
+}
+
 TEST(PlatformLoader, SetListAndStringValues) {
     const platform_config c =
         load_platform(good_dir + "minimal.yaml",
