@@ -155,9 +155,12 @@ def to_result(text, sc, policy, index):
         'versions': {'l1_kernel': kv.get('l1_kernel'), 'l1_qemu': kv.get('l1_qemu'),
                      'kvm_hv_sha256': kv.get('kvm_hv_sha256')},
         'window_s': sc['window_s'],
-        'window_l1': {'start_s': win.get('l1_start'), 'end_s': win.get('l1_end'),
+        'window_l1': {'start_s': win.get('l1_start'), 'started_s': win.get('l1_started'),
+                      'ending_s': win.get('l1_ending'), 'end_s': win.get('l1_end'),
                       'measured_s': round(win['l1_end'] - win['l1_start'], 3),
-                      'note': 'L1 uptime when the triggers were continued and paused'},
+                      'note': 'L1 uptime (s) before the first and after the last trigger was '
+                              'continued (start, started), and before the first and after the last '
+                              'was paused (ending, end); measured_s = end - start'},
         'exits_by_trap': {trap_name(t): n for t, n in sorted(by_trap.items())},
         'exits_total': sum(by_trap.values()),
         'h_guest_run_vcpu': by_op.get(H_GUEST_RUN_VCPU, 0),

@@ -41,13 +41,12 @@ echo 'p:gsb_recv kvmppc_gsb_recv' >> $T/kprobe_events || fail "kprobe gsb_recv"
 G=$T/events/kvm_hv/kvm_guest_exit/trigger
 H=$T/events/powerpc/hcall_entry/trigger
 K=$T/events/kprobes/gsb_recv/trigger
-TRIGGERS="$G|hist:keys=trap.hex:size=256
-$G|hist:keys=vcpu_id,trap.hex:size=1024
-$H|hist:keys=opcode.hex:size=256
-$H|hist:keys=common_pid,opcode.hex:size=1024
-$K|hist:keys=common_pid:size=256"
-triggers() {  # triggers SUFFIX
-    echo "$TRIGGERS" | while IFS='|' read -r file spec; do echo "$spec$1" >> "$file" || fail "trigger $spec$1"; done
+triggers() {  # triggers SUFFIX: builtins only, no fork, so continuing/pausing all five is quick
+    echo "hist:keys=trap.hex:size=256$1" >> $G &&
+    echo "hist:keys=vcpu_id,trap.hex:size=1024$1" >> $G &&
+    echo "hist:keys=opcode.hex:size=256$1" >> $H &&
+    echo "hist:keys=common_pid,opcode.hex:size=1024$1" >> $H &&
+    echo "hist:keys=common_pid:size=256$1" >> $K || fail "hist triggers$1"
 }
 triggers :pause
 
@@ -64,17 +63,17 @@ until grep -q RS_L2_START /tmp/l2.log 2>/dev/null; do
     kill -0 $qpid 2>/dev/null || { cat /tmp/qemu.out /tmp/l2.log; fail "L2 QEMU exited before RS_L2_START"; }
     sleep 0.1
 done
-t0=$(cut -d' ' -f1 /proc/uptime)
+read t0 _ < /proc/uptime
 triggers :cont
-t0b=$(cut -d' ' -f1 /proc/uptime)
+read t0b _ < /proc/uptime
+sleep "$window"
+read t1a _ < /proc/uptime
+triggers :pause
+read t1 _ < /proc/uptime
+echo "RS_WINDOW l1_start=$t0 l1_started=$t0b l1_ending=$t1a l1_end=$t1"
 echo "RS_BEGIN tasks"
 for t in /proc/$qpid/task/*; do echo "$(basename $t) $(cat $t/comm)"; done
 echo "RS_END"
-sleep "$window"
-t1a=$(cut -d' ' -f1 /proc/uptime)
-triggers :pause
-t1=$(cut -d' ' -f1 /proc/uptime)
-echo "RS_WINDOW l1_start=$t0 l1_started=$t0b l1_ending=$t1a l1_end=$t1"
 # Cost burst: hcall_entry/exit of RUN_VCPU (0x480) and GET_STATE (0x478) into the trace buffer
 # with the ppc-tb clock (raw timebase ticks), for $burst seconds.
 echo 0 > $T/tracing_on
