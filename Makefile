@@ -82,3 +82,10 @@ format:
 
 clean:
 	rm -rf $(BUILD) $(BUILD).pgo-gen $(BUILD).pgo-data build-asan $(FUZZ_BUILD) $(COV_BUILD)
+
+# The real nested stack from Debian's archive (L0 QEMU 10 TCG, L1 Debian 6.12 with KVM-HV, L2):
+# images and both kvm-hv.ko builds in build-realstack/. Never part of `make test`; runs go
+# through scripts/realstack-run.sh (bench/realstack/README.md).
+.PHONY: realstack
+realstack:
+	@scripts/realstack/build.sh
