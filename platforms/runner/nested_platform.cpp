@@ -48,6 +48,8 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     m_l0 =
         std::make_unique<l0_firmware>("l0", parse_policy(cfg.l0.run_output), cfg.l0.costs, metrics);
     m_l0->memory.socket.bind(m_memory->socket);
+    // v1 keeps DEC in the register both ways: the rule applies to v2's save and restore.
+    m_l0->set_dec_expiry_mirrored(cfg.l0.api == "v2" && cfg.l0.dec_expiry == "now-minus-dec");
     m_policy = make_dec_policy(cfg.l1.dec_policy);
     m_guest.nestedv2 = cfg.l0.api == "v2";
     m_guest.tb_offset = l2_tb_offset;

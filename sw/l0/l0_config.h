@@ -13,12 +13,19 @@ namespace nestvp {
 struct l0_config {
     std::string api = "v2";              // v1 (H_ENTER_NESTED) | v2 (H_GUEST_*)
     std::string run_output = "powervm";  // what H_GUEST_RUN_VCPU returns (run_output_policy.h)
+    // How v2's L0 turns a DEC it reads into an expiry (L2's at exit, L1's at entry):
+    // now-plus-dec as the DEC counts down (timer-facilities.md §2), or now-minus-dec as QEMU's
+    // spapr_nested.c does (exit_nested_store_l2, nested_papr_run_vcpu: `now - load_decr`).
+    std::string dec_expiry = "now-plus-dec";
 
     static void describe(param_list<l0_config>& p) {
         p.add_text("api", &l0_config::api, {"v1", "v2"},
                    "nested API: v1 H_ENTER_NESTED, v2 H_GUEST_* (nested-virtualization.md)");
         p.add_text("run_output", &l0_config::run_output, run_output_policy_names(),
                    "what H_GUEST_RUN_VCPU returns in the run output buffer");
+        p.add_text("dec_expiry", &l0_config::dec_expiry, {"now-plus-dec", "now-minus-dec"},
+                   "v2: how L0 turns a DEC it saves into an expiry: now + DEC (the DEC counts "
+                   "down), or now - DEC as QEMU's spapr_nested.c does; restored as expiry - now");
     }
 };
 

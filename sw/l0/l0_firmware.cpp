@@ -185,7 +185,11 @@ trap_info l0_firmware::run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& 
     const auto l1_now = [&t, l1_offset] { return t.host_ticks() + l1_offset; };
     // The first access retires what L0 charged so far (hardware_thread::timers()).
     l1.lpcr = t.irq().lpcr();
-    l1.dec_host = t.host_ticks() + signed_dec(t.timers().read_dec(), l1.lpcr);
+    // An expiry from a DEC read (l0.dec_expiry): now + DEC, or QEMU's now - DEC.
+    const auto expiry = [this](uint64_t now, int64_t dec) {
+        return m_dec_mirrored ? now - dec : now + dec;
+    };
+    l1.dec_host = expiry(t.host_ticks(), signed_dec(t.timers().read_dec(), l1.lpcr));
     trap_info trap{vector::hdecrementer, l2.nia, l2.msr};
     if (static_cast<int64_t>(in.hdec_expiry_l1 - l1_now()) < 0) {
         // The L1 time limit already passed: exit at once with 0x980, no switch, L2 not entered.
@@ -219,7 +223,7 @@ trap_info l0_firmware::run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& 
     // removed; then L1's partition state back (HDEC parked, a stray HDEC edge consumed, L1's
     // LPCR and, v2, its DEC from its expiry). As at entry, the registers are accessed at once
     // and the exit's steps are charged after them.
-    dec_expiry_out = l1_now() + signed_dec(t.timers().read_dec(), t.irq().lpcr());
+    dec_expiry_out = expiry(l1_now(), signed_dec(t.timers().read_dec(), t.irq().lpcr()));
     t.timers().write_hdec(hdec_max);
     if (t.timers().hdec_pending()) t.timers().ack_hdec();
     t.irq().set_lpcr(l1.lpcr);

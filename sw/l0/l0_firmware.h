@@ -44,6 +44,8 @@ public:
                 const l0_costs& costs, nested_metrics& metrics);
 
     void set_context_provider(context_provider p) { m_provider = std::move(p); }
+    // l0.dec_expiry: true when a saved DEC becomes the expiry now - DEC (QEMU spapr_nested.c).
+    void set_dec_expiry_mirrored(bool mirrored) { m_dec_mirrored = mirrored; }
     l0_guest_table& table() { return m_table; }
     run_output_policy policy() const { return m_policy; }
 
@@ -90,6 +92,7 @@ private:
 
     l0_guest_table m_table;
     run_output_policy m_policy;
+    bool m_dec_mirrored = false;
     l0_costs m_costs;
     nested_metrics& m_metrics;
     context_provider m_provider;
