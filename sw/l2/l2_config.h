@@ -21,6 +21,9 @@ struct l2_config {
     // The decrementer clockevent's minimum delta in TB ticks: time.c registers it with
     // clockevents_config_and_register(dec, ppc_tb_freq, 2, decrementer_max) (§6).
     unsigned clockevent_min_delta = 2;
+    // Every vCPU idled (one Shared Cede) before its work started, as a booted guest's vCPUs have:
+    // what L1 queued for a vCPU then (a DEC) is there when the run starts.
+    bool booted_idle = false;
     // The interrupt controller the guest drives (docs/interrupt-controller.md):
     // emulated-xive (the VMM's XIVE in L1 userspace: TIMA and ESB accesses are HDSI exits) or
     // in-kernel-xics (KVM's ICP: H_XIRR, H_EOI, H_IPI hcalls).
@@ -53,6 +56,9 @@ struct l2_config {
                    "the shortest DEC event the guest programs (arch/powerpc/kernel/time.c "
                    "registers the decrementer clockevent with a minimum of 2 ticks, "
                    "timer-facilities.md §6)");
+        p.add_bool("booted_idle", &c::booted_idle,
+                   "every vCPU cedes once before its work starts, as after a boot: state L1 "
+                   "queued then (a DEC) is there at the start of the run");
         p.add_text("irqchip", &c::irqchip, {"emulated-xive", "in-kernel-xics"},
                    "the guest's interrupt controller: the VMM's XIVE in L1 userspace (each TIMA "
                    "or ESB access an HDSI exit) or KVM's in-kernel XICS (hcalls)");

@@ -277,12 +277,12 @@ void l2_kernel::snooze(uint64_t start) {
     }
 }
 
-void l2_kernel::cede(uint64_t start) {
+void l2_kernel::cede(uint64_t start, bool stop_tick) {
     // shared_cede_loop -> check_and_cede_processor: interrupts hard-disabled before H_CEDE
     // (prep_irq_for_idle); H_CEDE returns with MSR[EE]=1 (PAPR, kvmppc_cede).
     exception_logic& irq = m_thread.irq();
     irq.set_msr(irq.msr() & ~msr::ee);
-    if (m_params.nohz_idle) m_tick_running = false;  // NO_HZ idle stops the tick
+    if (m_params.nohz_idle && stop_tick) m_tick_running = false;  // NO_HZ idle stops the tick
     program_next_event();
     m_metrics.add(counter::l2_cedes, m_thread.id());
     m_thread.set_nia(nia_cede);
@@ -325,6 +325,13 @@ void l2_kernel::main() {
     if (m_params.ipi_hz() > 0 && m_params.vcpus > 1)
         m_next_ipi = now + next_interval(m_params.ipi_hz(), m_ipi_rng);
     program_next_event();
+    if (m_work && m_params.booted_idle) {
+        // l2.booted_idle: one pass of the idle path, Shared Cede until the next tick (work is
+        // about to start, so the tick is not stopped), before the work starts.
+        exec(m_costs.idle_enter.cycles);
+        cede(mftb(), false);
+        exec(m_costs.idle_exit.cycles);
+    }
     if (m_work)
         m_work->run();
     else

@@ -51,5 +51,22 @@ TEST(dec_expiry, now_minus_dec_leaves_little_for_the_cancel_check) {
     EXPECT_LT(test::counter(c, "l1.dec_dequeued"), 0.01 * static_cast<double>(c.kvm_guest_exit));
 }
 
+// l2.booted_idle: a vCPU that ceded once before its work started has its DEC queued by L1;
+// under now - DEC the cancel check can never dequeue it (the expiry has always passed), so
+// every later exit of the busy vCPU reads DEC_EXPIRY_TB for the check: two probe-visible
+// GET_STATEs per run (NIA for the tracepoint, the expiry) instead of one.
+TEST(dec_expiry, a_dec_queued_at_boot_stays_queued_under_now_minus_dec) {
+    const auto gets_per_run = [](const std::string& booted) {
+        const run_metrics m = test::run_reference(
+            "--set run.duration_s=1 --set l2.vcpus=1 --set l2.devices.irq_hz=0 "
+            "--set l0.run_output=qemu --set l0.dec_expiry=now-minus-dec "
+            "--set l1.dec_policy=cancel --set l2.dtl=false --set l2.booted_idle=" +
+            booted);
+        return static_cast<double>(m.gsb_recv) / static_cast<double>(m.h_guest_run_vcpu);
+    };
+    EXPECT_NEAR(gets_per_run("false"), 1.0, 0.02);
+    EXPECT_NEAR(gets_per_run("true"), 2.0, 0.02);
+}
+
 }  // namespace
 }  // namespace nestvp
