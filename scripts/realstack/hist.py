@@ -64,7 +64,8 @@ def parse(text):
     for t in triggers:
         del t['_mods']
         got = sum(e['vals']['hitcount'] for e in t['entries'])
-        if t.get('dropped', 0) == 0 and t.get('hits', got) != got:
+        # An active trigger counts on while its file is printed: its Totals may run ahead.
+        if t['paused'] and t.get('dropped', 0) == 0 and t.get('hits', got) != got:
             raise ValueError('%s: entries sum to %d, Totals say %d' % (t['spec'], got, t['hits']))
     return triggers
 
