@@ -126,6 +126,11 @@ done
 echo "RS_BEGIN l2"
 grep -E '^(RS_|ARITHOH)' /tmp/l2.log
 echo "RS_END"
+echo "RS_BEGIN l2_qemu"
+kill -0 $qpid 2>/dev/null && echo "running" || echo "exited"
+tail -20 /tmp/qemu.out
+grep -v -E '^(RS_|ARITHOH)' /tmp/l2.log | tail -20
+echo "RS_END"
 echo "RS_BEGIN l1_dmesg_counts"
 echo "tlb_inval_failed $(dmesg | grep -c 'invalidation hcall failed')"
 echo "vpa_failed $(dmesg | grep -c "couldn't register the L2 VPA")"
