@@ -37,9 +37,9 @@ mount -t tracefs nodev $T || fail "mount tracefs"
 echo 'p:gsb_recv kvmppc_gsb_recv' >> $T/kprobe_events || fail "kprobe gsb_recv"
 
 # The window: every hist trigger is active from here on (the tracepoints cost the same before and
-# during the window). The window's counts are the difference of two snapshots of the hist files,
-# taken with shell builtins only (no fork) at its start and end; a hist file prints all triggers
-# of its event at once, so the two triggers of one event see the same window.
+# during the window). The window's counts are the difference of two snapshots of the hist files
+# at its start and end; a hist file prints all triggers of its event at once, so the two triggers
+# of one event see the same window.
 G=$T/events/kvm_hv/kvm_guest_exit/trigger
 H=$T/events/powerpc/hcall_entry/trigger
 K=$T/events/kprobes/gsb_recv/trigger
@@ -48,10 +48,10 @@ echo "hist:keys=vcpu_id,trap.hex:size=1024" >> $G &&
 echo "hist:keys=opcode.hex:size=256" >> $H &&
 echo "hist:keys=common_pid,opcode.hex:size=1024" >> $H &&
 echo "hist:keys=common_pid:size=256" >> $K || fail "hist triggers"
-snap() {  # snap start|end
-    while IFS= read -r l; do echo "$l"; done < ${G%trigger}hist > /tmp/snap.$1.kvm_guest_exit
-    while IFS= read -r l; do echo "$l"; done < ${H%trigger}hist > /tmp/snap.$1.hcall_entry
-    while IFS= read -r l; do echo "$l"; done < ${K%trigger}hist > /tmp/snap.$1.gsb_recv
+snap() {  # snap start|end (cat reads a file in one go; the shell's read builtin byte by byte)
+    cat ${G%trigger}hist > /tmp/snap.$1.kvm_guest_exit
+    cat ${H%trigger}hist > /tmp/snap.$1.hcall_entry
+    cat ${K%trigger}hist > /tmp/snap.$1.gsb_recv
 }
 
 export LD_LIBRARY_PATH=/lib/powerpc64le-linux-gnu:/usr/lib/powerpc64le-linux-gnu
