@@ -92,7 +92,8 @@ def to_result(text, sc, policy, index):
     if fail:
         raise ConsoleError('L1 reported: %s' % fail[0])
     sec = sections(text)
-    need = ['hist_kvm_guest_exit', 'hist_hcall_entry', 'hist_gsb_recv', 'tasks', 'l2', 'cost']
+    events = ['kvm_guest_exit', 'hcall_entry', 'gsb_recv']
+    need = ['hist_%s_%s' % (w, e) for w in ('start', 'end') for e in events] + ['tasks', 'l2', 'cost']
     missing = [n for n in need if n not in sec]
     if missing:
         raise ConsoleError('console lacks section(s) %s (L1 did not finish?)' % ', '.join(missing))
@@ -100,9 +101,8 @@ def to_result(text, sc, policy, index):
     win = {k: float(v) for k, v in kv_lines(text, 'RS_WINDOW').items()}
     tb_hz = int(kv['l1_timebase_hz'])
 
-    exits = hist.parse(sec['hist_kvm_guest_exit'])
-    hcalls = hist.parse(sec['hist_hcall_entry'])
-    probe = hist.parse(sec['hist_gsb_recv'])
+    exits, hcalls, probe = (hist.diff(hist.parse(sec['hist_start_' + e]), hist.parse(sec['hist_end_' + e]))
+                            for e in events)
     by_trap = hist.counts(hist.find(exits, ['trap']), 'trap')
     by_op = hist.counts(hist.find(hcalls, ['opcode']), 'opcode')
     probe_t = hist.find(probe, ['common_pid'])
@@ -158,9 +158,9 @@ def to_result(text, sc, policy, index):
         'window_l1': {'start_s': win.get('l1_start'), 'started_s': win.get('l1_started'),
                       'ending_s': win.get('l1_ending'), 'end_s': win.get('l1_end'),
                       'measured_s': round(win['l1_end'] - win['l1_start'], 3),
-                      'note': 'L1 uptime (s) before the first and after the last trigger was '
-                              'continued (start, started), and before the first and after the last '
-                              'was paused (ending, end); measured_s = end - start'},
+                      'note': 'L1 uptime (s) before and after the start snapshot of the hist '
+                              'files (start, started) and before and after the end snapshot '
+                              '(ending, end); measured_s = end - start'},
         'exits_by_trap': {trap_name(t): n for t, n in sorted(by_trap.items())},
         'exits_total': sum(by_trap.values()),
         'h_guest_run_vcpu': by_op.get(H_GUEST_RUN_VCPU, 0),

@@ -64,7 +64,8 @@ def parse(text):
     for t in triggers:
         del t['_mods']
         got = sum(e['vals']['hitcount'] for e in t['entries'])
-        if t.get('dropped', 0) == 0 and t.get('hits', got) != got:
+        # An active trigger counts on while its file is printed: its Totals may run ahead.
+        if t['paused'] and t.get('dropped', 0) == 0 and t.get('hits', got) != got:
             raise ValueError('%s: entries sum to %d, Totals say %d' % (t['spec'], got, t['hits']))
     return triggers
 
@@ -83,4 +84,30 @@ def counts(trigger, key):
     for e in trigger['entries']:
         v = e['key'][key]
         out[v] = out.get(v, 0) + e['vals']['hitcount']
+    return out
+
+
+def diff(start, end):
+    """The counts between two snapshots of the same hist file: per trigger (matched by spec) and
+    key, end minus start. Keys that did not move are left out."""
+    out = []
+    for te in end:
+        ts = [t for t in start if t['spec'] == te['spec']]
+        if len(ts) != 1:
+            raise ValueError('trigger %s is not once in the start snapshot' % te['spec'])
+        before = {tuple(sorted(e['key'].items())): e['vals']['hitcount'] for e in ts[0]['entries']}
+        entries = []
+        for e in te['entries']:
+            k = tuple(sorted(e['key'].items()))
+            n = e['vals']['hitcount'] - before.pop(k, 0)
+            if n < 0:
+                raise ValueError('%s: %s went down (%d)' % (te['spec'], dict(k), n))
+            if n:
+                entries.append({'key': dict(e['key']), 'vals': {'hitcount': n}})
+        if before:
+            raise ValueError('%s: keys %s vanished' % (te['spec'], list(before)))
+        out.append({'spec': te['spec'], 'paused': te['paused'], 'keys': te['keys'],
+                    'entries': entries, 'hits': sum(e['vals']['hitcount'] for e in entries),
+                    'entries_n': len(entries),
+                    'dropped': te.get('dropped', 0) - ts[0].get('dropped', 0)})
     return out

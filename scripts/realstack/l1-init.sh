@@ -36,19 +36,23 @@ echo "RS_KV kvm_hv_sha256=$(sha256sum "/rs/kvm-hv-$policy.ko" | cut -d" " -f1) k
 mount -t tracefs nodev $T || fail "mount tracefs"
 echo 'p:gsb_recv kvmppc_gsb_recv' >> $T/kprobe_events || fail "kprobe gsb_recv"
 
-# The window: every hist trigger exists (paused) from here on, so the tracepoints are on at the
-# same cost all along; the window only continues and pauses them (cheap flag flips).
+# The window: every hist trigger is active from here on (the tracepoints cost the same before and
+# during the window). The window's counts are the difference of two snapshots of the hist files
+# at its start and end; a hist file prints all triggers of its event at once, so the two triggers
+# of one event see the same window.
 G=$T/events/kvm_hv/kvm_guest_exit/trigger
 H=$T/events/powerpc/hcall_entry/trigger
 K=$T/events/kprobes/gsb_recv/trigger
-triggers() {  # triggers SUFFIX: builtins only, no fork, so continuing/pausing all five is quick
-    echo "hist:keys=trap.hex:size=256$1" >> $G &&
-    echo "hist:keys=vcpu_id,trap.hex:size=1024$1" >> $G &&
-    echo "hist:keys=opcode.hex:size=256$1" >> $H &&
-    echo "hist:keys=common_pid,opcode.hex:size=1024$1" >> $H &&
-    echo "hist:keys=common_pid:size=256$1" >> $K || fail "hist triggers$1"
+echo "hist:keys=trap.hex:size=256" >> $G &&
+echo "hist:keys=vcpu_id,trap.hex:size=1024" >> $G &&
+echo "hist:keys=opcode.hex:size=256" >> $H &&
+echo "hist:keys=common_pid,opcode.hex:size=1024" >> $H &&
+echo "hist:keys=common_pid:size=256" >> $K || fail "hist triggers"
+snap() {  # snap start|end (cat reads a file in one go; the shell's read builtin byte by byte)
+    cat ${G%trigger}hist > /tmp/snap.$1.kvm_guest_exit
+    cat ${H%trigger}hist > /tmp/snap.$1.hcall_entry
+    cat ${K%trigger}hist > /tmp/snap.$1.gsb_recv
 }
-triggers :pause
 
 export LD_LIBRARY_PATH=/lib/powerpc64le-linux-gnu:/usr/lib/powerpc64le-linux-gnu
 echo "RS_KV l1_qemu=$(qemu-system-ppc64 --version | head -1)"
@@ -64,17 +68,18 @@ until grep -q RS_L2_START /tmp/l2.log 2>/dev/null; do
     sleep 0.1
 done
 read t0 _ < /proc/uptime
-triggers :cont
+snap start
 read t0b _ < /proc/uptime
 sleep "$window"
 read t1a _ < /proc/uptime
-triggers :pause
+snap end
 read t1 _ < /proc/uptime
 echo "RS_WINDOW l1_start=$t0 l1_started=$t0b l1_ending=$t1a l1_end=$t1"
 echo "RS_BEGIN tasks"
 for t in /proc/$qpid/task/*; do echo "$(basename $t) $(cat $t/comm)"; done
 echo "RS_END"
-# Cost burst: hcall_entry/exit of RUN_VCPU (0x480) and GET_STATE (0x478) into the trace buffer
+# Cost burst (the hist triggers keep counting; only the snapshots matter): hcall_entry/exit of
+# RUN_VCPU (0x480) and GET_STATE (0x478) into the trace buffer
 # with the ppc-tb clock (raw timebase ticks), for $burst seconds.
 echo 0 > $T/tracing_on
 echo ppc-tb > $T/trace_clock
@@ -111,14 +116,20 @@ until grep -q RS_L2_DONE /tmp/l2.log 2>/dev/null; do
     n=$((n + 1)); [ $n -gt 600 ] && break
     sleep 0.2
 done
-for f in "kvm_guest_exit $G" "hcall_entry $H" "gsb_recv $K"; do
-    set -- $f
-    echo "RS_BEGIN hist_$1"
-    cat "${2%trigger}hist"
-    echo "RS_END"
+for w in start end; do
+    for e in kvm_guest_exit hcall_entry gsb_recv; do
+        echo "RS_BEGIN hist_${w}_$e"
+        cat /tmp/snap.$w.$e
+        echo "RS_END"
+    done
 done
 echo "RS_BEGIN l2"
 grep -E '^(RS_|ARITHOH)' /tmp/l2.log
+echo "RS_END"
+echo "RS_BEGIN l2_qemu"
+kill -0 $qpid 2>/dev/null && echo "running" || echo "exited"
+tail -20 /tmp/qemu.out
+grep -v -E '^(RS_|ARITHOH)' /tmp/l2.log | tail -20
 echo "RS_END"
 echo "RS_BEGIN l1_dmesg_counts"
 echo "tlb_inval_failed $(dmesg | grep -c 'invalidation hcall failed')"

@@ -2,6 +2,7 @@
 (bench/realstack/samples/kvm_guest_exit.hist: two hist triggers on kvm_hv:kvm_guest_exit, from a
 5 s smoke window of the development boot, not a result) and on a small synthetic console."""
 import os
+import re
 import sys
 import unittest
 
@@ -15,7 +16,8 @@ import hist  # noqa: E402
 class HistSample(unittest.TestCase):
     def setUp(self):
         with open(os.path.join(ROOT, 'bench', 'realstack', 'samples', 'kvm_guest_exit.hist')) as f:
-            self.triggers = hist.parse(f.read())
+            self.text = f.read()
+        self.triggers = hist.parse(self.text)
 
     def test_two_triggers_with_their_keys(self):
         self.assertEqual([t['keys'] for t in self.triggers], [['trap'], ['vcpu_id', 'trap']])
@@ -34,6 +36,18 @@ class HistSample(unittest.TestCase):
         self.assertEqual(console.trap_name(0), '0x0')
         per = hist.find(self.triggers, ['vcpu_id', 'trap'])
         self.assertEqual({e['key']['vcpu_id'] for e in per['entries']}, {0, 1})
+
+    def test_window_is_end_minus_start(self):
+        # An earlier snapshot of the same file: every count halved (totals recomputed).
+        half = re.sub(r'hitcount: +(\d+)', lambda m: 'hitcount: %d' % (int(m.group(1)) // 2), self.text)
+        half = re.sub(r'Hits: \d+\n', '', half)
+        window = hist.diff(hist.parse(half), self.triggers)
+        for full, w in zip(self.triggers, window):
+            self.assertEqual(w['spec'], full['spec'])
+            self.assertEqual(w['hits'], sum(e['vals']['hitcount'] - e['vals']['hitcount'] // 2
+                                            for e in full['entries']))
+        with self.assertRaises(ValueError):  # counts cannot go down
+            hist.diff(self.triggers, hist.parse(half))
 
     def test_inconsistent_totals_are_refused(self):
         bad = ('# trigger info: hist:keys=opcode.hex:vals=hitcount:sort=hitcount:size=256 [active]\n'
