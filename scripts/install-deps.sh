@@ -3,7 +3,7 @@
 # Uses sudo when not root. See ../shared/docs/toolchain.md for the recipe.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsystemc-dev verilator libyaml-cpp-dev
-      libgtest-dev libxml2-utils parallel python3 python3-matplotlib groff-base man-db
+      libgtest-dev libxml2-utils parallel python3 python3-matplotlib python3-yaml groff-base man-db
       libcli11-dev nlohmann-json3-dev libssl-dev gnuplot-nox)
 # gnuplot-nox draws the --plot figures from the scripts nestvp writes.
 # python/nestvp needs only python3; pandas (python3-pandas) is optional and not installed here.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The model's side of docs/real-stack.md.
 
-  predict BUILD_DIR [--out DIR] [--seeds N]
+  predict BUILD_DIR [--out DIR] [--seeds N] [--duration S]
       runs platforms/qemu-l0.yaml for every scenario of bench/realstack/scenarios under each
       of its policies, and writes the run records as DIR/SCENARIO-POLICY-sSEED.json
       (default DIR: bench/realstack/predictions).
@@ -66,6 +66,9 @@ def predict(args):
     nestvp = os.path.join(args.build, 'nestvp')
     for path in sorted(glob.glob(os.path.join(SCENARIOS, '*.yaml'))):
         name, sets, policies = scenario_settings(path)
+        if getattr(args, 'duration', None):
+            sets = [s for s in sets if not s.startswith('run.duration_s=')]
+            sets.append('run.duration_s=%g' % args.duration)
         for policy in policies:
             for seed in range(1, args.seeds + 1):
                 out = os.path.join(args.out, '%s-%s-s%d.json' % (name, policy, seed))
@@ -182,6 +185,8 @@ def main(argv):
     p.add_argument('build')
     p.add_argument('--out', default=PREDICTIONS)
     p.add_argument('--seeds', type=int, default=1)
+    p.add_argument('--duration', type=float,
+                   help='simulated seconds instead of the window (the rows compared are rates)')
     t = sub.add_parser('table')
     t.add_argument('--predictions', default=PREDICTIONS)
     t.add_argument('--results', default=RESULTS)
