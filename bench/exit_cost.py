@@ -25,7 +25,7 @@ GROUPS = [
     # memory's target side (code inlined into a caller counts with the caller). Matched before
     # the kernel, whose library holds the payload's code.
     ("TLM transport", lambda sym, obj: re.search(
-        r"tlm_utils::|tlm::tlm_|nestvp::(tlm_memory_port|l0_firmware::b_transport|hcall_ext|"
+        r"tlm_utils::|tlm::tlm_|nestvp::(tlm_memory_port|hcall_target::b_transport|hcall_ext|"
         r"guest_memory::(b_transport|get_direct_mem_ptr|transport_dbg))", sym)),
     ("SystemC kernel", lambda sym, obj: "libsystemc" in obj),
     ("timer unit", lambda sym, obj: re.search(

@@ -18,6 +18,7 @@
 #include <tlm>
 
 #include "models/core.h"
+#include "models/cpu_if.h"
 #include "models/exception_logic.h"
 #include "models/hcall_protocol.h"
 #include "models/local_time.h"
@@ -30,11 +31,9 @@ namespace nestvp {
 class hardware_thread final : public sc_core::sc_module,
                               public local_time::wake_source,
                               public rate_listener,
-                              public hv_thread_if {
+                              public hv_thread_if,
+                              public cpu_if {
 public:
-    enum accounting : unsigned { acct_l0, acct_l1, acct_l2_kernel, acct_l2_user, acct_count };
-    using interrupt_handler = std::function<void(const interrupt_record&)>;
-
     // Optional: a thread with no firmware attached (unit tests) answers hcalls with H_FUNCTION.
     tlm_utils::simple_initiator_socket_optional<hardware_thread> hcall_socket;
 
@@ -63,10 +62,29 @@ public:
         settle();
         return m_tbr;
     }
-    uint64_t mftb() {
+    uint64_t mftb() override {
         settle();
         return m_tbr.read();
     }
+    uint64_t tb_freq_hz() const override { return m_core.tb().freq_hz(); }
+    uint64_t time_of_host_ticks(uint64_t host_ticks) const override {
+        return m_core.tb().time_of(host_ticks).value();
+    }
+    double now_seconds() const override;
+
+    // cpu_if's SPR and interrupt-state accesses: each through timers() or irq(), which settle.
+    uint64_t read_dec() override { return timers().read_dec(); }
+    void write_dec(uint64_t value) override { timers().write_dec(value); }
+    bool dec_pending() override { return timers().dec_pending(); }
+    uint64_t msr() override { return irq().msr(); }
+    void set_msr(uint64_t value) override { irq().set_msr(value); }
+    uint64_t lpcr() override { return irq().lpcr(); }
+    uint64_t srr0() override { return irq().srr0(); }
+    uint64_t srr1() override { return irq().srr1(); }
+    void set_srr(uint64_t srr0, uint64_t srr1) override { irq().set_srr(srr0, srr1); }
+    uint64_t rfid() override { return irq().rfid(); }
+    std::optional<uint32_t> pending_vector() override { return irq().pending_vector(); }
+    bool external_pending() override { return irq().external(); }
 
     // Work: retire `cycles` at this thread's share of the core. Returns early, with the cycles
     // done, as soon as an enabled interrupt is pending; re-rated whenever a sibling starts or
@@ -80,9 +98,14 @@ public:
     // `stop()` holds, taking each interrupt as it comes (a handler may make it hold). Returns
     // true if the time ran out. The guest's snooze loop (docs/l2-kernel.md), L1's halt polling.
     bool spin_for(const sc_core::sc_time& d, const std::function<bool()>& stop);
+    bool spin_for(double amount, time_unit unit, const std::function<bool()>& stop) override {
+        return spin_for(
+            sc_core::sc_time(amount, unit == time_unit::us ? sc_core::SC_US : sc_core::SC_NS),
+            stop);
+    }
     // compute() until all cycles are done, taking each interrupt as it comes: OS-level ones go
     // to the running level's handler; HV-class ones in a guest trap to the hypervisor.
-    void execute(double cycles);
+    void execute(double cycles) override;
     // The cost of a software step. With MSR[EE]=1 it is retired at once (an interrupt handler
     // may observe the order of the steps). With EE=0 no interrupt of this context can run, so
     // steps are accumulated and retired in one compute() at the next point where the thread
@@ -94,27 +117,28 @@ public:
         else
             m_owed += cycles;
     }
-    void settle() {
+    void settle() override {
         if (m_owed > 0) execute(0);
     }
     // A stall of `d` that occupies the thread (a memory access's annotated delay): charged as
     // the cycles the thread retires in `d` at its current share of the core.
     void stall(const sc_core::sc_time& d) override {
+        if (d == sc_core::SC_ZERO_TIME) return;
         charge(static_cast<double>(d.value()) / m_units_per_second * m_core.thread_rate(m_index));
     }
     // When the work charged so far ends if retired at the current rate (sc_time value): the
     // start of the software's next step, for path marks. Retires nothing.
-    sc_dt::uint64 step_time() const override;
+    uint64_t step_time() const override;
     uint64_t host_ticks() override {
         settle();
         return m_core.tb().ticks();
     }
     uint64_t host_tb_offset() const override { return m_host ? m_host->tb_offset : 0; }
-    void set_handler(context_level lvl, interrupt_handler handler);
+    void set_handler(context_level lvl, interrupt_handler handler) override;
 
     // Context bookkeeping.
     context_level level() const { return m_level; }
-    void set_level(context_level lvl) {
+    void set_level(context_level lvl) override {
         settle();
         m_level = lvl;
     }
@@ -122,32 +146,32 @@ public:
     void set_host(sw_context* ctx) { m_host = ctx; }
     sw_context* guest() { return m_guest; }
     uint64_t current_nia() const;
-    void set_nia(uint64_t nia);
+    void set_nia(uint64_t nia) override;
 
     // From the hypervisor context: hand the thread to `guest` (MSR <- guest.msr via hrfid) and
     // block until it traps. Returns the trap.
     trap_info enter(sw_context& guest) override;
     // From the guest context: waits for the next entry (enter()), at the entering thread's
     // local time. A guest's first instruction waits here.
-    void await_entry(sw_context& guest);
+    void await_entry(sw_context& guest) override;
     // From the guest context: `sc 1` with the hcall in guest.gpr; blocks until re-entered and
     // returns the guest's r3 then.
-    uint64_t guest_hcall();
+    uint64_t guest_hcall() override;
     // From the guest context: a store to emulated MMIO at `ea` (no translation for it in the
     // partition): a Hypervisor Data Storage interrupt to the hypervisor; blocks until re-entered.
-    void guest_mmio_store(uint64_t ea);
+    void guest_mmio_store(uint64_t ea) override;
     // The same for a load: HDSISR without the store bit. Returns the loaded value (the VMM's
     // reply, which L1 writes into the target GPR before the next entry).
-    uint64_t guest_mmio_load(uint64_t ea);
+    uint64_t guest_mmio_load(uint64_t ea) override;
     // The HDSI both take.
     void guest_mmio_trap(uint64_t ea, bool store);
     // From another thread's software: an interrupt-controller message to this thread's
     // partition (a host IPI: XIVE or msgsnd) raises its external line, which that partition's
     // handler acknowledges (ack_external). Retires nothing of this thread's work.
-    void host_ipi() { m_irq.set_external(true); }
-    void ack_external() { irq().set_external(false); }
+    void host_ipi() override { m_irq.set_external(true); }
+    void ack_external() override { irq().set_external(false); }
     // From the L1 context: `sc 1` to L0 as a TLM transaction; frame.r[3] holds the number.
-    void hcall(hcall_frame& frame);
+    void hcall(hcall_frame& frame) override;
 
     // SMT activity (a ceded thread is inactive).
     void set_active(bool active) override {
@@ -159,7 +183,7 @@ public:
     void set_trace_hook(std::function<void()> hook) { m_trace_hook = std::move(hook); }
     bool active() const { return m_core.is_active(m_index); }
     // SMT thread priority: low while spinning idle (HMT_low), normal otherwise.
-    void set_low_priority(bool low) {
+    void set_low_priority(bool low) override {
         settle();
         m_core.set_low_priority(m_index, low);
     }
@@ -169,6 +193,8 @@ public:
     // Waits for an event that a thread of another core may notify: meanwhile this thread's
     // wake time is unknown, so its siblings do not run ahead (docs/local-time.md).
     void wait_external(const sc_core::sc_event& e);
+    void wait_for_wake() override;
+    void wait_signal(const cpu_signal& s) override { wait_external(s.event()); }
     // Run-ahead bound for the core's threads: this thread's timed wait or timer edge.
     sc_dt::uint64 next_wake() const override {
         return std::min(m_wake_at.value(), m_timers->next_wake());
@@ -179,9 +205,11 @@ public:
     }
 
     // Cycles retired per accounting class, including the compute() in progress.
-    double cycles(accounting a) const;
+    double cycles(accounting a) const override;
     sc_core::sc_time entry_time() const override { return m_entry_time; }
     sc_core::sc_time trap_time() const override { return m_trap_time; }
+    uint64_t entry_time_value() const override { return m_entry_time.value(); }
+    uint64_t trap_time_value() const override { return m_trap_time.value(); }
 
 private:
     void guest_trap(const trap_info& t);  // guest side of a trap: hand back, wait for re-entry
@@ -220,6 +248,7 @@ private:
     trap_info m_trap;
     bool m_trap_pending = false;
     sc_core::sc_event m_trap_event;
+    sc_core::sc_event m_resume;  // enter(): the guest context m_guest runs
     sc_core::sc_time m_entry_time, m_trap_time;
 
     // What compute() and spin_for() wait on: the segment's deadline (a timed notification),

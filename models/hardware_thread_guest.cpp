@@ -19,7 +19,7 @@ trap_info hardware_thread::enter(sw_context& guest) {
     trace();  // at local time, before the hand-over takes the run-ahead offset away
     m_handoff = local_time::hand_over();  // the guest goes on at this thread's local time
     m_entry_time = sc_core::sc_time::from_value(local_time::kernel_now_value() + m_handoff);
-    guest.resume.notify();
+    m_resume.notify();
     while (!m_trap_pending) sc_core::wait(m_trap_event);
     local_time::take_over(m_handoff, m_wake_at);
     m_level = context_level::l0;
@@ -44,7 +44,8 @@ void hardware_thread::guest_trap(const trap_info& t) {
 }
 
 void hardware_thread::await_entry(sw_context& guest) {
-    sc_core::wait(guest.resume);
+    do sc_core::wait(m_resume);  // enter() of this context (the thread may serve several)
+    while (m_guest != &guest);
     local_time::take_over(m_handoff, m_wake_at);
 }
 

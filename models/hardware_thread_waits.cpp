@@ -22,4 +22,11 @@ void hardware_thread::wait_external(const sc_core::sc_event& e) {
     m_wake_at.set(~sc_dt::uint64{0});
 }
 
+void hardware_thread::wait_for_wake() {
+    settle();
+    local_time::sync();  // set_active catches up only if the activity changed; waits need it
+    while (!m_timers->dec_pending() && !m_irq.external())
+        sc_core::wait(m_timers->pending_changed_event() | m_irq.external_event());
+}
+
 }  // namespace nestvp

@@ -215,11 +215,15 @@ void hardware_thread::execute(double cycles) {
     }
 }
 
-sc_dt::uint64 hardware_thread::step_time() const {
+uint64_t hardware_thread::step_time() const {
     const sc_dt::uint64 now = local_time::now_value();
     if (m_owed <= 0) return now;
     // The same rounding as compute()'s segments: one expression serves both.
     return now + segment_units(m_owed, m_core.thread_rate(m_index));
+}
+
+double hardware_thread::now_seconds() const {
+    return local_time::now().to_seconds();
 }
 
 }  // namespace nestvp

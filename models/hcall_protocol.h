@@ -12,16 +12,11 @@
 #include <tlm>
 
 #include "models/exception_logic.h"
+#include "models/power_regs.h"
 #include "models/sw_context.h"
 #include "models/timer_unit_if.h"
 
 namespace nestvp {
-
-// The GPRs of `sc 1` (PAPR calling convention): r3 = hcall number on the way in, return code
-// on the way out; r4.. arguments and results.
-struct hcall_frame {
-    std::array<uint64_t, 13> r{};  // r0..r12
-};
 
 class hcall_extension : public tlm::tlm_extension<hcall_extension> {
 public:
@@ -34,15 +29,6 @@ public:
     }
 };
 
-// Why a guest stopped running: the interrupt vector L0 saw, with the guest's NIA and MSR.
-struct trap_info {
-    uint32_t vector = 0;
-    uint64_t nia = 0;
-    uint64_t msr = 0;
-    // Hypervisor Data Storage (0xE00): HDAR, HDSISR and ASDR as the hardware sets them.
-    uint64_t hdar = 0, hdsisr = 0, asdr = 0;
-};
-
 // What hypervisor firmware running on a hardware thread does to it: charge its work, stall,
 // reach its architected state, switch it into a guest and wait for the trap.
 class hv_thread_if : public virtual sc_core::sc_interface {
@@ -51,7 +37,7 @@ public:
     virtual void charge(double cycles) = 0;
     virtual void stall(const sc_core::sc_time& d) = 0;
     // When the work charged so far ends (sc_time value): the start of the next step.
-    virtual sc_dt::uint64 step_time() const = 0;
+    virtual uint64_t step_time() const = 0;
     virtual timer_unit_if& timers() = 0;
     virtual exception_logic& irq() = 0;
     virtual uint64_t host_ticks() = 0;            // TB without any partition offset
@@ -61,6 +47,17 @@ public:
     virtual sc_core::sc_time entry_time() const = 0;
     virtual sc_core::sc_time trap_time() const = 0;
     virtual void set_active(bool active) = 0;  // SMT activity (a ceded thread is inactive)
+    // Waits until the thread's DEC is pending or its partition's external line is raised (a
+    // ceded virtual processor's wake-up sources), catching up with the kernel first.
+    virtual void wait_for_wake() = 0;
+};
+
+// The firmware itself, as the target sees it: one call per hcall, on the calling thread, with
+// the frame to read and answer in (models/hcall_target.h carries it from the socket).
+class hcall_handler_if {
+public:
+    virtual ~hcall_handler_if() = default;
+    virtual void hcall(hv_thread_if& t, hcall_frame& f) = 0;
 };
 
 }  // namespace nestvp

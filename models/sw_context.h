@@ -6,8 +6,6 @@
 #include <cstdint>
 #include <string>
 
-#include <systemc>
-
 namespace nestvp {
 
 enum class context_level : uint8_t { l0 = 0, l1 = 1, l2 = 2 };
@@ -21,8 +19,7 @@ struct sw_context {
     // SRR0/1 while switched out: a hypervisor saves and restores its guest's (KVM's shregs),
     // so a guest trapping from an interrupt handler still returns with rfid.
     uint64_t srr0 = 0, srr1 = 0;
-    uint64_t tb_offset = 0;          // TB offset in force while it runs (host ticks -> its TB)
-    sc_core::sc_event resume;        // notified when the thread hands itself to this context
+    uint64_t tb_offset = 0;  // TB offset in force while it runs (host ticks -> its TB)
 };
 
 }  // namespace nestvp

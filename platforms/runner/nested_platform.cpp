@@ -45,9 +45,11 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     m_memory = std::make_unique<guest_memory>(
         "l1_memory", std::max(min_memory_size, buffers_base + n * buffers_stride),
         sc_core::sc_time(cfg.machine.memory.latency_ns, sc_core::SC_NS));
-    m_l0 =
-        std::make_unique<l0_firmware>("l0", parse_policy(cfg.l0.run_output), cfg.l0.costs, metrics);
-    m_l0->memory.socket.bind(m_memory->socket);
+    m_l0_memory = std::make_unique<tlm_memory_port>("l0_memory");
+    m_l0_memory->socket.bind(m_memory->socket);
+    m_l0 = std::make_unique<l0_firmware>(*m_l0_memory, parse_policy(cfg.l0.run_output),
+                                         cfg.l0.costs, metrics);
+    m_l0_target = std::make_unique<hcall_target>("l0", *m_l0);
     // v1 keeps DEC in the register both ways: the rule applies to v2's save and restore.
     m_l0->set_dec_expiry_mirrored(cfg.l0.api == "v2" && cfg.l0.dec_expiry == "now-minus-dec");
     m_policy = make_dec_policy(cfg.l1.dec_policy);
@@ -73,8 +75,8 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         auto t = std::make_unique<hardware_thread>(("thread" + std::to_string(v)).c_str(), owner,
                                                    slot, topts);
         t->set_id(v);
-        t->hcall_socket.bind(m_l0->hcall_socket);
-        m_l0->threads.bind(*t);  // L0 acts on the thread that called it (by id)
+        t->hcall_socket.bind(m_l0_target->socket);
+        m_l0_target->threads.bind(*t);  // L0 acts on the thread that called it (by id)
         auto l1 = std::make_unique<sw_context>();
         l1->name = "l1.vcpu" + std::to_string(v);
         l1->level = context_level::l1;
@@ -115,7 +117,7 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         m_l1_ports.push_back(
             std::make_unique<tlm_memory_port>(("l1_port" + std::to_string(v)).c_str()));
         m_l1_ports.back()->socket.bind(m_memory->socket);
-        m_l1_mems.push_back(std::make_unique<l1_memory>(*m_l1_ports.back(), t.get()));
+        m_l1_mems.push_back(std::make_unique<thread_memory_port>(*m_l1_ports.back(), t.get()));
         auto loop = std::make_unique<kvm_run_loop>(*cpu, m_guest, v, *m_policy, *m_l1_mems.back(),
                                                    buf, cfg.l1.costs, metrics, setup);
         workload* work = nullptr;

@@ -11,13 +11,14 @@
 #include "models/core.h"
 #include "models/guest_memory.h"
 #include "models/hardware_thread.h"
+#include "models/hcall_target.h"
+#include "models/thread_memory_port.h"
 #include "platforms/config/platform_config.h"
 #include "platforms/runner/platform_trace.h"
 #include "sw/l0/l0_firmware.h"
 #include "sw/l1/dec_policy.h"
 #include "sw/l1/kvm_run_loop.h"
 #include "sw/l1/l1_cpu.h"
-#include "sw/l1/l1_memory.h"
 #include "sw/l2/l2_kernel.h"
 #include "sw/metrics/nested_metrics.h"
 #include "sw/workloads/workload.h"
@@ -52,9 +53,11 @@ private:
     std::vector<std::unique_ptr<core>> m_cores;
     std::vector<std::unique_ptr<hardware_thread>> m_threads;
     std::unique_ptr<guest_memory> m_memory;
+    std::unique_ptr<tlm_memory_port> m_l0_memory;  // L0's port to the L1 partition's memory
     std::unique_ptr<l0_firmware> m_l0;
+    std::unique_ptr<hcall_target> m_l0_target;  // the hcalls' way in to L0
     std::vector<std::unique_ptr<tlm_memory_port>> m_l1_ports;
-    std::vector<std::unique_ptr<l1_memory>> m_l1_mems;
+    std::vector<std::unique_ptr<thread_memory_port>> m_l1_mems;
     std::unique_ptr<dec_policy> m_policy;
     kvm_guest m_guest;
     std::vector<std::unique_ptr<sw_context>> m_l1_ctx, m_l2_ctx;

@@ -13,9 +13,9 @@ void l0_firmware::h_enter_nested(hv_thread_if& t, hcall_frame& f) {
     const uint64_t hv_addr = f.r[4], regs_addr = f.r[5];
     mark(t, path_step::l0_read_input);
     hv_guest_state hv;
-    int64_t rc = hv_guest_state_read(memory, hv_addr, hv);
+    int64_t rc = hv_guest_state_read(m_memory, hv_addr, hv);
     nested_pt_regs regs;
-    if (rc == papr::H_SUCCESS) rc = nested_pt_regs_read(memory, regs_addr, regs);
+    if (rc == papr::H_SUCCESS) rc = nested_pt_regs_read(m_memory, regs_addr, regs);
     const uint64_t state_bytes =
         rc == papr::H_SUCCESS ? hv_guest_state_size(hv.version) + NESTED_PT_REGS_SIZE : 0;
     charge_buffer(t, 0, state_bytes);
@@ -45,8 +45,8 @@ void l0_firmware::h_enter_nested(hv_thread_if& t, hcall_frame& f) {
     if (trap.vector == papr::EXIT_HDSI)
         hv.hdar = trap.hdar, hv.hdsisr = trap.hdsisr, hv.asdr = trap.asdr;
     mark(t, path_step::l0_write_output);
-    rc = hv_guest_state_write(memory, hv_addr, hv);
-    if (rc == papr::H_SUCCESS) rc = nested_pt_regs_write(memory, regs_addr, regs);
+    rc = hv_guest_state_write(m_memory, hv_addr, hv);
+    if (rc == papr::H_SUCCESS) rc = nested_pt_regs_write(m_memory, regs_addr, regs);
     charge_buffer(t, 0, state_bytes);
     restore_l1(t, timing, l1);
     m_metrics.add_exit(trap.vector);

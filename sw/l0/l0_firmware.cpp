@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "models/local_time.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/hv_guest_state.h"
 #include "sw/papr/nested_pt_regs.h"
@@ -20,17 +19,9 @@ int64_t signed_dec(uint64_t raw, uint64_t lpcr_value) {
 }
 }  // namespace
 
-l0_firmware::l0_firmware(const sc_core::sc_module_name& name, run_output_policy policy,
-                         const l0_costs& costs, nested_metrics& metrics)
-    : sc_core::sc_module(name),
-      hcall_socket("hcall_socket"),
-      threads("threads"),
-      memory("memory"),
-      m_policy(policy),
-      m_costs(costs),
-      m_metrics(metrics) {
-    hcall_socket.register_b_transport(this, &l0_firmware::b_transport);
-}
+l0_firmware::l0_firmware(tlm_memory_port& m_memory, run_output_policy policy, const l0_costs& costs,
+                         nested_metrics& metrics)
+    : m_memory(m_memory), m_policy(policy), m_costs(costs), m_metrics(metrics) {}
 
 unsigned l2_state_registers() {
     static const unsigned n = [] {
@@ -61,8 +52,7 @@ unsigned exit_reason_registers(uint32_t vector) {
 
 void l0_firmware::charge_memory(hv_thread_if& t) {
     // Guest-memory latency (TLM annotated delay): the thread stalls in L0 for it.
-    const sc_core::sc_time d = memory.take_delay();
-    if (d != sc_core::SC_ZERO_TIME) t.stall(d);
+    t.stall(m_memory.take_delay());
 }
 
 void l0_firmware::mark(hv_thread_if& t, path_step s) {
@@ -75,29 +65,7 @@ void l0_firmware::charge_buffer(hv_thread_if& t, uint64_t elements, uint64_t byt
              m_costs.gsb_byte.cycles * static_cast<double>(bytes));
 }
 
-void l0_firmware::end_of_elaboration() {
-    for (int i = 0; i < threads.size(); ++i) {
-        hv_thread_if* t = threads[i];
-        if (t->id() >= m_by_id.size()) m_by_id.resize(t->id() + 1, nullptr);
-        if (m_by_id[t->id()])
-            SC_REPORT_ERROR(name(),
-                            ("two threads bound with id " + std::to_string(t->id())).c_str());
-        m_by_id[t->id()] = t;
-    }
-}
-
-void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-    // The register frame and the caller's id travel in the extension (models/hcall_protocol.h).
-    // Any delay the caller annotated goes back to it unchanged: the initiator honours it.
-    (void)delay;
-    hcall_extension* ext = gp.get_extension<hcall_extension>();
-    hv_thread_if* tp = ext ? thread_by_id(ext->thread_id) : nullptr;
-    if (!tp) {
-        gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-        return;
-    }
-    hv_thread_if& t = *tp;
-    hcall_frame& f = ext->frame;
+void l0_firmware::hcall(hv_thread_if& t, hcall_frame& f) {
     const bool run = f.r[3] == papr::H_GUEST_RUN_VCPU || f.r[3] == papr::H_ENTER_NESTED;
     if (run) mark(t, path_step::l0_hcall_entry);
     m_metrics.add(counter::l0_hcalls, t.id());
@@ -107,7 +75,6 @@ void l0_firmware::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
     // The return cost joins whatever L1 does next with interrupts off (hardware_thread::charge).
     if (run) mark(t, path_step::l0_return_to_l1);
     t.charge(m_costs.hcall_return.cycles);
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 void l0_firmware::dispatch(hv_thread_if& t, hcall_frame& f) {
@@ -126,7 +93,7 @@ void l0_firmware::dispatch(hv_thread_if& t, hcall_frame& f) {
 
 void l0_firmware::h_guest_state_hcall(hv_thread_if& t, hcall_frame& f) {
     const uint64_t op = f.r[3];
-    const hcall_result r = m_table.dispatch(op, &f.r[4], memory);
+    const hcall_result r = m_table.dispatch(op, &f.r[4], m_memory);
     charge_memory(t);
     double cost = m_costs.guest_create.cycles;
     if (op == papr::H_GUEST_GET_STATE) {
@@ -162,10 +129,8 @@ void l0_firmware::h_cede(hv_thread_if& t, hcall_frame& f) {
     t.charge(m_costs.cede.cycles);
     m_metrics.add(counter::l0_l1_cedes, t.id());
     t.set_active(false);  // retires the cede cost first
-    local_time::sync();   // set_active caught up only if the activity changed; waits need it
     // ... or an interrupt-controller message to the partition (a host IPI: L0 prods it).
-    while (!t.timers().dec_pending() && !t.irq().external())
-        sc_core::wait(t.timers().pending_changed_event() | t.irq().external_event());
+    t.wait_for_wake();
     // The dispatch of the ceded virtual processor: from its DEC (or IPI) to its first cycle
     // again (l0_dispatch_latency_ns; docs/calibration.md compares it with PowerVM's DTL).
     const bool by_dec = t.timers().dec_pending();
@@ -249,7 +214,7 @@ void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
     const uint64_t flags = f.r[4], guest = f.r[5], vcpu = f.r[6];
     m_metrics.add(counter::l0_run_vcpu, t.id());
     mark(t, path_step::l0_read_input);
-    const hcall_result in = m_table.begin_run(guest, vcpu, flags, memory);
+    const hcall_result in = m_table.begin_run(guest, vcpu, flags, m_memory);
     m_metrics.add(counter::l0_gsb_elements_in, t.id(), in.elements_in);
     charge_buffer(t, in.elements_in, in.bytes_in);
     sw_context* l2 = in.ok() ? context_for(guest, vcpu) : nullptr;
@@ -285,7 +250,7 @@ void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
     }
     // The run-output buffer for this exit reason under l0.run_output (§2.6).
     mark(t, path_step::l0_write_output);
-    const hcall_result out = m_table.end_run(guest, vcpu, trap.vector, m_policy, memory);
+    const hcall_result out = m_table.end_run(guest, vcpu, trap.vector, m_policy, m_memory);
     m_metrics.add(counter::l0_gsb_elements_out, t.id(), out.elements_out);
     charge_buffer(t, out.elements_out, out.bytes_out);
     restore_l1(t, timing, l1);

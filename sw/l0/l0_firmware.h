@@ -1,18 +1,14 @@
 #pragma once
-// L0 firmware (PowerVM-like): the target of every `sc 1` from L1, reached as a TLM-2.0
-// transaction (hardware_thread::hcall). It keeps L2 state in an l0_guest_table, moves every
-// guest state buffer through TLM (tlm_memory_port -> guest_memory), switches the hardware
-// thread into and out of L2 (nested-virtualization.md §2.4, §2.5, §6) and charges each step
-// its cost in cycles from the platform file.
+// L0 firmware (PowerVM-like): the handler of every `sc 1` from L1, which reaches it as a TLM-2.0
+// transaction through the platform's hcall_target (models/hcall_target.h). It keeps L2 state in an
+// l0_guest_table, moves every guest state buffer through TLM (tlm_memory_port -> guest_memory),
+// switches the hardware thread into and out of L2 (nested-virtualization.md §2.4, §2.5, §6) and
+// charges each step its cost in cycles from the platform file.
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <utility>
 #include <vector>
-
-#include <tlm_utils/multi_passthrough_target_socket.h>
-#include <systemc>
-#include <tlm>
 
 #include "models/hcall_protocol.h"
 #include "models/tlm_memory_port.h"
@@ -30,18 +26,17 @@ namespace nestvp {
 unsigned l2_state_registers();
 unsigned exit_reason_registers(uint32_t vector);
 
-class l0_firmware : public sc_core::sc_module {
+class l0_firmware : public hcall_handler_if {
 public:
-    tlm_utils::multi_passthrough_target_socket<l0_firmware> hcall_socket;
-    // The hardware threads L0 runs on, bound by the platform; an hcall names its thread by id.
-    sc_core::sc_port<hv_thread_if, 0, sc_core::SC_ZERO_OR_MORE_BOUND> threads;
-    tlm_memory_port memory;  // bind memory.socket to the L1 partition's guest_memory
-
     // The software context of an L2 vCPU, asked for when L1 creates it.
     using context_provider = std::function<sw_context*(uint64_t guest, uint64_t vcpu)>;
 
-    l0_firmware(const sc_core::sc_module_name& name, run_output_policy policy,
-                const l0_costs& costs, nested_metrics& metrics);
+    // `memory`: L0's port to the L1 partition's memory, where the guest state buffers are.
+    l0_firmware(tlm_memory_port& memory, run_output_policy policy, const l0_costs& costs,
+                nested_metrics& metrics);
+
+    // One hcall on the thread that made it: entry cost, the call, return cost.
+    void hcall(hv_thread_if& t, hcall_frame& f) override;
 
     void set_context_provider(context_provider p) { m_provider = std::move(p); }
     // l0.dec_expiry: true when a saved DEC becomes the expiry now - DEC (QEMU spapr_nested.c).
@@ -50,12 +45,6 @@ public:
     run_output_policy policy() const { return m_policy; }
 
 private:
-    void end_of_elaboration() override;
-    // The bound thread with this id; nullptr when none is.
-    hv_thread_if* thread_by_id(unsigned id) const {
-        return id < m_by_id.size() ? m_by_id[id] : nullptr;
-    }
-    void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void dispatch(hv_thread_if& t, hcall_frame& f);
     void charge_memory(hv_thread_if& t);
     void mark(hv_thread_if& t, path_step s);
@@ -90,6 +79,7 @@ private:
     // The partition switch back to L1: HDEC parked, LPCR and (v2) L1's DEC restored.
     void restore_l1(hv_thread_if& t, const l2_timing& in, const l1_saved& l1);
 
+    tlm_memory_port& m_memory;
     l0_guest_table m_table;
     run_output_policy m_policy;
     bool m_dec_mirrored = false;
@@ -97,7 +87,6 @@ private:
     nested_metrics& m_metrics;
     context_provider m_provider;
     std::map<std::pair<uint64_t, uint64_t>, sw_context*> m_contexts;
-    std::vector<hv_thread_if*> m_by_id;  // threads by id, filled at the end of elaboration
 };
 
 }  // namespace nestvp

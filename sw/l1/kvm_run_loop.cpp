@@ -3,8 +3,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/exception_logic.h"
-#include "models/local_time.h"
 #include "models/log.h"
 #include "sw/papr/gsb_codec.h"
 #include "sw/papr/gsb_ids.h"
@@ -36,13 +34,13 @@ kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
       m_buf(buffers),
       m_costs(costs),
       m_metrics(metrics),
-      m_cache(cpu.thread(), mem, metrics, l1_gsb_costs{costs.gsb_element.cycles}),
+      m_cache(cpu.cpu(), mem, metrics, l1_gsb_costs{costs.gsb_element.cycles}),
       m_setup(setup),
       m_device_rng(setup.seed * 0xBF58476D1CE4E5B9ull + vcpu_id + 1) {
     m_vcpu.id = vcpu_id;
     m_vcpu.irqs = setup.irqs;
     m_device_timer.callback = [this] { device_irq(); };
-    m_vcpu.thread = &cpu.thread();
+    m_vcpu.cpu = &cpu.cpu();
     if (m_guest.vcpus.size() <= vcpu_id) m_guest.vcpus.resize(vcpu_id + 1, nullptr);
     m_guest.vcpus[vcpu_id] = &m_vcpu;
     m_vcpu.dec_timer.callback = [this] {
@@ -50,8 +48,8 @@ kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
         m_vcpu.dec_queued = true;
         // The wake latency starts at the expiry (L1 TB -> host ticks -> time).
         const uint64_t host = m_vcpu.dec_timer.expiry - m_cpu.context().tb_offset;
-        m_wake_from = m_cpu.thread().owner().tb().time_of(host).value();
-        m_metrics.add(counter::l1_timer_wakes, m_cpu.thread().id());
+        m_wake_from = m_cpu.cpu().time_of_host_ticks(host);
+        m_metrics.add(counter::l1_timer_wakes, m_cpu.cpu().id());
     };
 }
 
@@ -59,13 +57,13 @@ uint64_t kvm_run_loop::hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint64_t a6,
                              uint64_t a8, uint64_t* r4) {
     hcall_frame f;
     f.r[3] = nr, f.r[4] = a4, f.r[5] = a5, f.r[6] = a6, f.r[7] = a7, f.r[8] = a8;
-    m_cpu.thread().hcall(f);
+    m_cpu.cpu().hcall(f);
     if (r4) *r4 = f.r[4];
     return f.r[3];
 }
 
 void kvm_run_loop::main() {
-    hardware_thread& t = m_cpu.thread();
+    cpu_if& t = m_cpu.cpu();
     t.set_level(context_level::l1);
     t.set_active(true);
     m_cpu.start();
@@ -73,10 +71,9 @@ void kvm_run_loop::main() {
         if (m_vcpu.id == 0) {
             create_guest();
             m_guest.created = true;
-            local_time::sync();
-            m_guest.created_event.notify(sc_core::SC_ZERO_TIME);
+            m_guest.created_signal.raise();
         }
-        while (!m_guest.created) t.wait_external(m_guest.created_event);
+        while (!m_guest.created) t.wait_signal(m_guest.created_signal);
         create_vcpu();
     } else {
         m_vcpu.v1_msr = m_setup.boot_msr;
@@ -112,7 +109,7 @@ void kvm_run_loop::kvmppc_cede() {
     // kvmppc_cede: MSR[EE] := 1 in the vCPU's MSR, ceded := 1 (cleared if prodded), r3 := 0.
     mark(path_step::l1_cede);
     exec(m_costs.cede.cycles);
-    m_metrics.add(counter::l1_cedes, m_cpu.thread().id());
+    m_metrics.add(counter::l1_cedes, m_cpu.cpu().id());
     if (m_guest.nestedv2) {
         m_cache.set(gsid::MSR, m_cache.get(gsid::MSR) | msr::ee);
         m_cache.set(gsid::GPR3, papr::H_SUCCESS);
@@ -128,7 +125,7 @@ void kvm_run_loop::set_timer() {
     // kvmppc_set_timer (§3.3): queue the DEC at once if already expired, else arm the hrtimer.
     mark(path_step::l1_set_timer);
     exec(m_costs.set_timer.cycles);
-    m_metrics.add(counter::l1_set_timer, m_cpu.thread().id());
+    m_metrics.add(counter::l1_set_timer, m_cpu.cpu().id());
     const uint64_t now = m_cpu.mftb();
     const uint64_t expiry = dec_expires_host_tb();
     if (now > expiry)
@@ -141,7 +138,7 @@ uint32_t kvm_run_loop::enter_nestedv2(uint64_t time_limit, uint64_t& tb, bool& e
     // kvmhv_vcpu_entry_nestedv2 (§2.5): an L1 interrupt that came in since the hard-disable
     // (lazy_irq_pending) returns trap 0 before anything is sent: no hcall, the cache is kept.
     if (m_cpu.irq_pending()) {
-        m_metrics.add(counter::l1_lazy_irq_returns, m_cpu.thread().id());
+        m_metrics.add(counter::l1_lazy_irq_returns, m_cpu.cpu().id());
         entered = false;
         return 0;
     }
@@ -165,10 +162,10 @@ uint32_t kvm_run_loop::enter_nestedv2(uint64_t time_limit, uint64_t& tb, bool& e
 uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
     // kvmhv_vcpu_entry_p9_nested (§2.3): L1 puts L2's DEC in its own DEC register, passes
     // hv_guest_state (hdec_expiry = time_limit) and pt_regs, and reads the DEC back after.
-    hardware_thread& t = m_cpu.thread();
+    cpu_if& t = m_cpu.cpu();
     mark(path_step::l1_flush);
     const uint64_t now = m_cpu.mftb();
-    t.timers().write_dec(m_vcpu.v1_dec_expires - now);
+    t.write_dec(m_vcpu.v1_dec_expires - now);
     hv_guest_state hv;
     hv.lpid = static_cast<uint32_t>(m_guest.id);
     hv.vcpu_token = m_vcpu.id;
@@ -189,8 +186,8 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
     const uint64_t trap = hcall(papr::H_ENTER_NESTED, m_buf.hv_state, m_buf.pt_regs);
     run_hcall_returned();
     tb = m_cpu.mftb();
-    const uint64_t lpcr_now = t.irq().lpcr();
-    const uint64_t raw = t.timers().read_dec();
+    const uint64_t lpcr_now = t.lpcr();
+    const uint64_t raw = t.read_dec();
     const int64_t dec = (lpcr_now & lpcr::ld) ? static_cast<int64_t>(raw)
                                               : static_cast<int64_t>(static_cast<int32_t>(raw));
     m_vcpu.v1_dec_expires = tb + dec;
@@ -213,7 +210,7 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
 }
 
 void kvm_run_loop::run_single_vcpu() {
-    hardware_thread& t = m_cpu.thread();
+    cpu_if& t = m_cpu.cpu();
     const unsigned ti = t.id();
     // kvmhv_run_single_vcpu up to the guest-state window: trap and ceded reset,
     // kvmppc_core_prepare_to_enter, hard-disable, the time limit (docs/l1-kvm-run-loop.md).
@@ -255,7 +252,7 @@ void kvm_run_loop::run_single_vcpu() {
             trap = enter_nestedv1(time_limit, tb);
         m_vcpu.on_cpu = false;
         if (entered) {
-            m_metrics.record_exit(local_time::now().to_seconds(), m_vcpu.id);
+            m_metrics.record_exit(m_cpu.cpu().now_seconds(), m_vcpu.id);
             mark(path_step::l1_vcpu_exit);
             exec(m_costs.vcpu_exit.cycles);
             if (!m_guest.nestedv2) exec(m_costs.pmu_to_host.cycles);
@@ -302,7 +299,7 @@ void kvm_run_loop::run_single_vcpu() {
         }
     }
     NESTVP_LOG(log::module::l1, log::level::debug,
-               "vcpu " << m_vcpu.id << " at " << local_time::now().to_seconds() * 1e3
+               "vcpu " << m_vcpu.id << " at " << m_cpu.cpu().now_seconds() * 1e3
                        << " ms: " << exit_text(reason) << "; DEC "
                        << (!was_queued         ? "not queued"
                            : m_vcpu.dec_queued ? "queued, kept (" + m_policy.name() + ")"
@@ -317,10 +314,10 @@ void kvm_run_loop::run_single_vcpu() {
         // cancel-poll: kvm_vcpu_halt polls before it schedules out; a wake-up inside the
         // window (the DEC hrtimer firing) saves the block and the wake.
         m_vcpu.sleeping = true;  // polling or on the rcuwait: a kick wakes it
-        const bool polled =
-            !check_block() && m_policy.halt_polls() && m_setup.l1.halt_poll_ns > 0 &&
-            m_cpu.poll_until([this] { return check_block(); },
-                             sc_core::sc_time(m_setup.l1.halt_poll_ns, sc_core::SC_NS));
+        const bool polled = !check_block() && m_policy.halt_polls() &&
+                            m_setup.l1.halt_poll_ns > 0 &&
+                            m_cpu.poll_until([this] { return check_block(); },
+                                             static_cast<double>(m_setup.l1.halt_poll_ns));
         if (!polled && !check_block()) {
             ++m_blocks;
             m_cpu.block_until([this] { return check_block(); });

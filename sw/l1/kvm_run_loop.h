@@ -10,8 +10,6 @@
 #include <random>
 #include <vector>
 
-#include <systemc>
-
 #include "models/memory_port.h"
 #include "sw/l1/dec_policy.h"
 #include "sw/l1/kvm_vcpu.h"
@@ -26,7 +24,7 @@ struct kvm_guest {
     bool nestedv2 = true;
     uint64_t id = 0;
     bool created = false;
-    sc_core::sc_event created_event;
+    cpu_signal created_signal;     // raised by vCPU 0 once the guest exists
     uint64_t tb_offset = 0;        // L2 TB - L1 TB, a multiple of 2^24
     uint64_t lpcr = 0;             // L2's LPCR (LD)
     std::vector<kvm_vcpu*> vcpus;  // by vCPU id: H_IPI's targets (kvmppc_find_vcpu)

@@ -2,7 +2,6 @@
 // H_EOI) with the kick they cause, and emulated MMIO (docs/ipi.md, docs/l1-kvm-run-loop.md).
 #include "sw/l1/kvm_run_loop.h"
 
-#include "models/exception_logic.h"
 #include "models/power_insn.h"
 #include "sw/common/event_spacing.h"
 #include "sw/papr/gsb_ids.h"
@@ -32,14 +31,14 @@ void kvm_run_loop::kick(kvm_vcpu& target) {
     // kvmppc_fast_vcpu_kick_hv: a sleeper on the vCPU's rcuwait is woken (its CPU idles in
     // H_CEDE to L0, so the wake-up is a host IPI there too); a vCPU on a CPU (thread_cpu >= 0)
     // gets kvmppc_ipi_thread. Otherwise the queued external waits for its next entry.
-    const unsigned ti = m_cpu.thread().id();
+    const unsigned ti = m_cpu.cpu().id();
     if (target.sleeping)
         m_metrics.add(counter::l1_ipi_wakes, ti);
     else if (target.on_cpu)
         m_metrics.add(counter::l1_ipi_kicks, ti);
     else
         return;
-    target.thread->host_ipi();
+    target.cpu->host_ipi();
 }
 
 void kvm_run_loop::raise_external(kvm_vcpu& target, bool ipi) {
@@ -51,7 +50,7 @@ void kvm_run_loop::raise_external(kvm_vcpu& target, bool ipi) {
 void kvm_run_loop::arm_device_irq() {
     // The next completion (sw/common/event_spacing.h).
     if (m_setup.device_irq_hz <= 0) return;
-    const double tb_hz = static_cast<double>(m_cpu.thread().owner().tb().freq_hz());
+    const double tb_hz = static_cast<double>(m_cpu.cpu().tb_freq_hz());
     m_cpu.start_hrtimer(
         m_device_timer,
         m_cpu.mftb() + next_event_interval(tb_hz, m_setup.device_irq_hz, m_device_rng));
@@ -63,7 +62,7 @@ void kvm_run_loop::device_irq() {
     // ics_deliver_irq, emulated XIVE through QEMU's xive_router_notify and KVM_INTERRUPT.
     // Either queues the external (kvmppc_book3s_queue_irqprio); a sleeping vCPU wakes.
     exec(m_costs.vmm_device_irq.cycles);
-    m_metrics.add(counter::l1_device_irqs, m_cpu.thread().id());
+    m_metrics.add(counter::l1_device_irqs, m_cpu.cpu().id());
     raise_external(m_vcpu, false);
     arm_device_irq();
 }
@@ -71,7 +70,7 @@ void kvm_run_loop::device_irq() {
 void kvm_run_loop::xics_hcall(uint64_t nr) {
     // kvmppc_xics_hcall (book3s_xics.c), the ICP of an L2 with the in-kernel XICS
     // (l2-idle-and-get-state-paths.md §5). The arguments are GPRs of the hcall exit's output.
-    const unsigned ti = m_cpu.thread().id();
+    const unsigned ti = m_cpu.cpu().id();
     uint64_t rc = papr::H_SUCCESS;
     guest_irq_queue& q = *m_vcpu.irqs;
     if (nr == papr::H_IPI) {
@@ -139,7 +138,7 @@ uint64_t kvm_run_loop::vmm_xive_access(uint64_t ea, bool store) {
         const uint64_t n = source - 1;
         kvm_vcpu* target = n < m_guest.vcpus.size() ? m_guest.vcpus[n] : nullptr;
         if (target) {
-            m_metrics.add(counter::l1_ipis, m_cpu.thread().id());
+            m_metrics.add(counter::l1_ipis, m_cpu.cpu().id());
             raise_external(*target, true);
         }
     }
@@ -154,7 +153,7 @@ void kvm_run_loop::emulate_mmio() {
     // is written on completion (kvmppc_complete_mmio_load). The access itself is a
     // KVM_EXIT_MMIO round trip to the VMM (l2-idle-and-get-state-paths.md §2). In nestedv2 a
     // store's GPR costs one GET_STATE: no L0 returns GPRs on 0xE00.
-    const unsigned ti = m_cpu.thread().id();
+    const unsigned ti = m_cpu.cpu().id();
     exec(m_costs.mmio_emulate.cycles);
     m_metrics.add(counter::l1_mmio_emulations, ti);
     const bool v2 = m_guest.nestedv2;

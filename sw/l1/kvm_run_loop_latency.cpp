@@ -5,26 +5,26 @@
 namespace nestvp {
 
 void kvm_run_loop::mark(path_step s) {
-    hardware_thread& t = m_cpu.thread();
+    cpu_if& t = m_cpu.cpu();
     m_metrics.paths().mark(t.id(), s, t.step_time());
 }
 
 void kvm_run_loop::run_hcall_issued() {
     // hcall() first retires what L1 charged: the call leaves when that work ends.
-    m_issued = m_cpu.thread().step_time();
+    m_issued = m_cpu.cpu().step_time();
 }
 
 void kvm_run_loop::run_hcall_returned() {
     // L1 resumes once L0's return (charged to this thread) is done.
-    m_resumed = m_cpu.thread().step_time();
-    m_metrics.paths().mark(m_cpu.thread().id(), path_step::l1_parse_output, m_resumed);
+    m_resumed = m_cpu.cpu().step_time();
+    m_metrics.paths().mark(m_cpu.cpu().id(), path_step::l1_parse_output, m_resumed);
 }
 
 void kvm_run_loop::sample_after_run(uint32_t reason) {
-    hardware_thread& t = m_cpu.thread();
+    cpu_if& t = m_cpu.cpu();
     path_recorder& p = m_metrics.paths();
     const unsigned v = t.id();
-    const uint64_t entered = t.entry_time().value(), trapped = t.trap_time().value();
+    const uint64_t entered = t.entry_time_value(), trapped = t.trap_time_value();
     const uint64_t issued = m_issued, resumed = m_resumed;
     // Asleep: blocked, L0's dispatch of the ceded CPU back, the wake-up, halt polling.
     const uint64_t asleep =

@@ -26,8 +26,8 @@ struct kvm_vcpu {
     // from the run loop's step 2 until the exit is back), or asleep in the cede path.
     bool on_cpu = false;
     bool sleeping = false;
-    hardware_thread* thread = nullptr;  // the CPU it runs on (one L1 vCPU per L2 vCPU)
-    hrtimer dec_timer;                  // kvmppc_decrementer_wakeup (§3.3)
+    cpu_if* cpu = nullptr;  // the hardware thread it runs on (one L1 vCPU per L2 vCPU)
+    hrtimer dec_timer;      // kvmppc_decrementer_wakeup (§3.3)
     uint32_t trap = 0;
     // nestedv1: L2 state kept locally (no cache), DEC expiry in L1 TB.
     uint64_t v1_dec_expires = 0;

@@ -10,10 +10,10 @@ namespace {
 constexpr uint64_t nia_l1_idle = 0xc000000000030000ull;
 }
 
-l1_cpu::l1_cpu(hardware_thread& thread, sw_context& ctx, const l1_config& cfg, bool large_dec,
+l1_cpu::l1_cpu(cpu_if& thread, sw_context& ctx, const l1_config& cfg, bool large_dec,
                unsigned dec_bits, const l1_costs& costs, nested_metrics& metrics)
     : m_thread(thread), m_ctx(ctx), m_costs(costs), m_metrics(metrics) {
-    m_tick_period = thread.owner().tb().freq_hz() / std::max(1u, cfg.hz);
+    m_tick_period = thread.tb_freq_hz() / std::max(1u, cfg.hz);
     m_dec_max = (1ull << ((large_dec ? dec_bits : 32) - 1)) - 1;
 }
 
@@ -52,29 +52,27 @@ void l1_cpu::cancel_hrtimer(hrtimer& t) {
 void l1_cpu::program_dec() {
     const uint64_t next = next_timer_event();
     if (next == ~0ull) {
-        m_thread.timers().write_dec(m_dec_max);
+        m_thread.write_dec(m_dec_max);
         return;
     }
     const uint64_t now = mftb();
     const uint64_t delta = next > now ? std::min(next - now, m_dec_max) : 1;
-    m_thread.timers().write_dec(delta - 1);  // set_dec(evt) writes evt - 1 (§6)
+    m_thread.write_dec(delta - 1);  // set_dec(evt) writes evt - 1 (§6)
 }
 
 void l1_cpu::irq_enable() {
-    exception_logic& irq = m_thread.irq();
-    irq.set_msr(irq.msr() | msr::ee);
+    m_thread.set_msr(m_thread.msr() | msr::ee);
     // Take what is deliverable now (a pending DEC: the timer interrupt).
-    while (irq.pending_vector()) m_thread.execute(1);
+    while (m_thread.pending_vector()) m_thread.execute(1);
 }
 
 void l1_cpu::irq_disable() {
-    exception_logic& irq = m_thread.irq();
-    irq.set_msr(irq.msr() & ~msr::ee);
+    m_thread.set_msr(m_thread.msr() & ~msr::ee);
 }
 
 void l1_cpu::timer_interrupt(const interrupt_record&) {
     // timer_interrupt (§6): positive DEC first (level), then expired events, then reprogram.
-    m_thread.timers().write_dec(m_dec_max);
+    m_thread.write_dec(m_dec_max);
     m_metrics.add(counter::l1_timer_interrupts, m_thread.id());
     exec(m_costs.timer_interrupt.cycles);
     const uint64_t now = mftb();
@@ -90,7 +88,7 @@ void l1_cpu::timer_interrupt(const interrupt_record&) {
         }
     }
     program_dec();
-    m_thread.set_nia(m_thread.irq().rfid());
+    m_thread.set_nia(m_thread.rfid());
 }
 
 void l1_cpu::host_ipi(const interrupt_record&) {
@@ -99,13 +97,13 @@ void l1_cpu::host_ipi(const interrupt_record&) {
     m_thread.ack_external();
     m_metrics.add(counter::l1_host_ipis, m_thread.id());
     exec(m_costs.host_ipi.cycles);
-    m_thread.set_nia(m_thread.irq().rfid());
+    m_thread.set_nia(m_thread.rfid());
 }
 
-bool l1_cpu::poll_until(const std::function<bool()>& woken, const sc_core::sc_time& window) {
+bool l1_cpu::poll_until(const std::function<bool()>& woken, double window_ns) {
     m_metrics.paths().mark(m_thread.id(), path_step::l1_halt_poll, m_thread.step_time());
     irq_enable();
-    m_thread.spin_for(window, woken);
+    m_thread.spin_for(window_ns, cpu_if::time_unit::ns, woken);
     const bool ok = woken();
     m_metrics.add(ok ? counter::l1_halt_poll_successes : counter::l1_halt_poll_misses,
                   m_thread.id());
@@ -123,7 +121,7 @@ void l1_cpu::block_until(const std::function<bool()>& woken) {
         irq_disable();
         program_dec();
         m_ctx.nia = nia_l1_idle;
-        if (!m_thread.irq().pending_vector() && !m_thread.timers().dec_pending()) {
+        if (!m_thread.pending_vector() && !m_thread.dec_pending()) {
             hcall_frame f;
             f.r[3] = papr::H_CEDE;
             m_thread.hcall(f);  // the thread is inactive until L1's DEC fires

@@ -7,7 +7,7 @@
 #include <functional>
 #include <vector>
 
-#include "models/hardware_thread.h"
+#include "models/cpu_if.h"
 #include "sw/l1/l1_config.h"
 #include "sw/metrics/nested_metrics.h"
 
@@ -22,10 +22,10 @@ struct hrtimer {
 
 class l1_cpu {
 public:
-    l1_cpu(hardware_thread& thread, sw_context& ctx, const l1_config& cfg, bool large_dec,
-           unsigned dec_bits, const l1_costs& costs, nested_metrics& metrics);
+    l1_cpu(cpu_if& thread, sw_context& ctx, const l1_config& cfg, bool large_dec, unsigned dec_bits,
+           const l1_costs& costs, nested_metrics& metrics);
 
-    hardware_thread& thread() { return m_thread; }
+    cpu_if& cpu() { return m_thread; }
     sw_context& context() { return m_ctx; }
     uint64_t mftb() const { return m_thread.mftb(); }
     void exec(double cycles) { m_thread.charge(cycles); }
@@ -43,14 +43,14 @@ public:
     void irq_enable();
     void irq_disable();
     // lazy_irq_pending: an interrupt of this CPU (its DEC, a host IPI) is waiting for EE.
-    bool irq_pending() { return m_thread.irq().external() || m_thread.timers().dec_pending(); }
+    bool irq_pending() { return m_thread.external_pending() || m_thread.dec_pending(); }
 
     // The vCPU task sleeps until `woken()` holds: the CPU idles (tick stopped) and cedes to
     // L0 between timer interrupts (each may run hrtimer callbacks that wake the task).
     void block_until(const std::function<bool()>& woken);
-    // Halt polling (kvm_vcpu_halt, virt/kvm/kvm_main.c): spin up to `window` with interrupts on
-    // (an expiring hrtimer may wake the task); true if `woken` held before the window ended.
-    bool poll_until(const std::function<bool()>& woken, const sc_core::sc_time& window);
+    // Halt polling (kvm_vcpu_halt, virt/kvm/kvm_main.c): spin up to `window_ns` with interrupts
+    // on (an expiring hrtimer may wake the task); true if `woken` held before the window ended.
+    bool poll_until(const std::function<bool()>& woken, double window_ns);
 
 private:
     void timer_interrupt(const interrupt_record& rec);
@@ -58,7 +58,7 @@ private:
     // the woken vCPU task or the exit it forced does the rest.
     void host_ipi(const interrupt_record& rec);
 
-    hardware_thread& m_thread;
+    cpu_if& m_thread;
     sw_context& m_ctx;
     l1_costs m_costs;
     nested_metrics& m_metrics;

@@ -9,7 +9,7 @@
 
 namespace nestvp {
 
-nestedv2_state_cache::nestedv2_state_cache(hardware_thread& thread, memory_port& mem,
+nestedv2_state_cache::nestedv2_state_cache(cpu_if& thread, memory_port& mem,
                                            nested_metrics& metrics, const l1_gsb_costs& costs)
     : m_thread(thread),
       m_mem(mem),

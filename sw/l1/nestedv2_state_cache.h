@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/hardware_thread.h"
+#include "models/cpu_if.h"
 #include "models/memory_port.h"
 #include "sw/metrics/nested_metrics.h"
 #include "sw/papr/gsb_codec.h"
@@ -20,7 +20,7 @@ struct l1_gsb_costs {
 
 class nestedv2_state_cache {
 public:
-    nestedv2_state_cache(hardware_thread& thread, memory_port& mem, nested_metrics& metrics,
+    nestedv2_state_cache(cpu_if& thread, memory_port& mem, nested_metrics& metrics,
                          const l1_gsb_costs& costs);
 
     void attach(uint64_t guest, uint64_t vcpu, uint64_t input_addr, uint64_t input_size,
@@ -48,7 +48,7 @@ public:
 private:
     int64_t hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8);
 
-    hardware_thread& m_thread;
+    cpu_if& m_thread;
     memory_port& m_mem;
     nested_metrics& m_metrics;
     l1_gsb_costs m_costs;

@@ -16,7 +16,7 @@ constexpr uint64_t nia_snooze = 0xc000000000020200ull;
 constexpr uint64_t nia_boot = 0xc000000000010000ull;
 }  // namespace
 
-l2_kernel::l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& params,
+l2_kernel::l2_kernel(cpu_if& thread, sw_context& ctx, const l2_params& params,
                      const l2_costs& costs, nested_metrics& metrics, workload* work,
                      guest_irq_queue& irqs, l2_sched_view& sched)
     : m_thread(thread),
@@ -33,8 +33,8 @@ l2_kernel::l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& 
     // decrementer_max = 2^(bits-1) - 1 (set_decrementer_max, §6); 32 bits without LD.
     const unsigned bits = params.large_dec ? params.dec_bits : 32;
     m_dec_max = (1ull << (bits - 1)) - 1;
-    m_tick_period = thread.owner().tb().freq_hz() / std::max(1u, params.hz);
-    m_tb_per_us = static_cast<double>(thread.owner().tb().freq_hz()) / 1e6;
+    m_tick_period = thread.tb_freq_hz() / std::max(1u, params.hz);
+    m_tb_per_us = static_cast<double>(thread.tb_freq_hz()) / 1e6;
     ctx.nia = nia_boot;
 }
 
@@ -43,7 +43,7 @@ void l2_kernel::set_next_event(uint64_t delta) {
     // so that the 0 -> -1 transition lands exactly evt ticks later (Book3S, §6).
     delta = std::clamp<uint64_t>(delta, m_params.clockevent_min_delta, m_dec_max);
     m_next_tb = mftb() + delta;
-    m_thread.timers().write_dec(delta - 1);
+    m_thread.write_dec(delta - 1);
     m_metrics.add(counter::l2_set_dec, m_thread.id());
     exec(m_costs.set_dec.cycles);
 }
@@ -58,14 +58,14 @@ void l2_kernel::program_next_event() {
     if (next == ~0ull) {
         // oneshot stopped: decrementer_max, next_tb = ~0
         m_next_tb = ~0ull;
-        m_thread.timers().write_dec(m_dec_max);
+        m_thread.write_dec(m_dec_max);
         return;
     }
     set_next_event(next > now ? next - now : m_params.clockevent_min_delta);
 }
 
 uint64_t l2_kernel::next_interval(double hz, std::mt19937_64& rng) {
-    return next_event_interval(static_cast<double>(m_thread.owner().tb().freq_hz()), hz, rng);
+    return next_event_interval(static_cast<double>(m_thread.tb_freq_hz()), hz, rng);
 }
 
 uint64_t l2_kernel::next_housekeeping_interval() {
@@ -162,7 +162,7 @@ void l2_kernel::external_interrupt(const interrupt_record&) {
         }
         hcall_in_handler(papr::H_EOI, xirr);
     }
-    m_thread.set_nia(m_thread.irq().rfid());  // return to the interrupted code (§4.3)
+    m_thread.set_nia(m_thread.rfid());  // return to the interrupted code (§4.3)
 }
 
 void l2_kernel::run_expired_timers(uint64_t now) {
@@ -186,7 +186,7 @@ void l2_kernel::run_expired_timers(uint64_t now) {
 void l2_kernel::sample_timer_latency(uint64_t edge_tb, uint64_t handler_start) {
     // The edge in host ticks (L2 TB minus the offsets in force), then in time: where the vCPU
     // was at that instant says which path the interrupt waited on.
-    const uint64_t edge = m_thread.owner().tb().time_of(edge_tb - m_ctx.tb_offset).value();
+    const uint64_t edge = m_thread.time_of_host_ticks(edge_tb - m_ctx.tb_offset);
     if (edge > handler_start) return;
     path_recorder& p = m_metrics.paths();
     const unsigned v = m_thread.id();
@@ -215,7 +215,7 @@ void l2_kernel::timer_interrupt(const interrupt_record& rec) {
     // then run the clockevent handler if the event is due, else reprogram (early interrupt).
     const uint64_t handler_start = m_thread.step_time();
     const uint64_t edge_tb = m_next_tb;  // the 0 -> -1 transition set_next_event programmed
-    m_thread.timers().write_dec(m_dec_max);
+    m_thread.write_dec(m_dec_max);
     m_metrics.add(counter::l2_timer_interrupts, m_thread.id());
     exec(m_costs.timer_interrupt.cycles);
     const uint64_t now = mftb();
@@ -227,7 +227,7 @@ void l2_kernel::timer_interrupt(const interrupt_record& rec) {
     }
     program_next_event();
     (void)rec;
-    m_thread.set_nia(m_thread.irq().rfid());  // return to the interrupted code (§4.3)
+    m_thread.set_nia(m_thread.rfid());  // return to the interrupted code (§4.3)
 }
 
 l2_kernel::idle_state l2_kernel::select_idle_state(uint64_t now) const {
@@ -252,8 +252,7 @@ void l2_kernel::snooze(uint64_t start) {
     // snooze_timeout (the Shared Cede target residency) passes; no hcall, no exit.
     m_metrics.add(counter::l2_snoozes, m_thread.id());
     m_thread.set_nia(nia_snooze);
-    exception_logic& irq = m_thread.irq();
-    irq.set_msr(irq.msr() | msr::ee);
+    m_thread.set_msr(m_thread.msr() | msr::ee);
     m_need_resched = false;
     // set_thread_flag(TIF_POLLING_NRFLAG) (cpuidle-pseries.c:42): a wake-up from another vCPU
     // then sets need_resched and sends no IPI (set_nr_if_polling, kernel/sched/core.c).
@@ -262,7 +261,7 @@ void l2_kernel::snooze(uint64_t start) {
     polling = 1;
     m_thread.set_low_priority(true);
     const bool timed_out =
-        m_thread.spin_for(sc_core::sc_time(m_params.cede_target_residency_us, sc_core::SC_US),
+        m_thread.spin_for(m_params.cede_target_residency_us, cpu_if::time_unit::us,
                           [this, &woken] { return m_need_resched || woken; });
     m_thread.set_low_priority(false);
     polling = 0;
@@ -280,8 +279,7 @@ void l2_kernel::snooze(uint64_t start) {
 void l2_kernel::cede(uint64_t start, bool stop_tick) {
     // shared_cede_loop -> check_and_cede_processor: interrupts hard-disabled before H_CEDE
     // (prep_irq_for_idle); H_CEDE returns with MSR[EE]=1 (PAPR, kvmppc_cede).
-    exception_logic& irq = m_thread.irq();
-    irq.set_msr(irq.msr() & ~msr::ee);
+    m_thread.set_msr(m_thread.msr() & ~msr::ee);
     if (m_params.nohz_idle && stop_tick) m_tick_running = false;  // NO_HZ idle stops the tick
     program_next_event();
     m_metrics.add(counter::l2_cedes, m_thread.id());

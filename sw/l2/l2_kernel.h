@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "models/hardware_thread.h"
+#include "models/cpu_if.h"
 #include "sw/l2/l2_config.h"
 #include "sw/metrics/nested_metrics.h"
 #include "sw/papr/guest_irq_queue.h"
@@ -40,9 +40,8 @@ struct l2_sched_view {
 
 class l2_kernel {
 public:
-    l2_kernel(hardware_thread& thread, sw_context& ctx, const l2_params& params,
-              const l2_costs& costs, nested_metrics& metrics, workload* work, guest_irq_queue& irqs,
-              l2_sched_view& sched);
+    l2_kernel(cpu_if& thread, sw_context& ctx, const l2_params& params, const l2_costs& costs,
+              nested_metrics& metrics, workload* work, guest_irq_queue& irqs, l2_sched_view& sched);
 
     // The vCPU's program (a SystemC thread): waits for its first entry, then boots and runs
     // its workload, or idles.
@@ -80,10 +79,9 @@ private:
     // (pt_regs) around it, as the handler's rfid needs them.
     template <class F>
     void keeping_frame(F&& exit) {
-        exception_logic& irq = m_thread.irq();
-        const uint64_t srr0 = irq.srr0(), srr1 = irq.srr1();
+        const uint64_t srr0 = m_thread.srr0(), srr1 = m_thread.srr1();
         exit();
-        m_thread.irq().set_srr(srr0, srr1);
+        m_thread.set_srr(srr0, srr1);
     }
     // A load or store to a XIVE page (TIMA or ESB): an HDSI exit (docs/interrupt-controller.md).
     void xive_access(uint64_t ea, bool store, uint64_t value = 0);
@@ -96,7 +94,7 @@ private:
     void ipi_action();
     void device_action();
 
-    hardware_thread& m_thread;
+    cpu_if& m_thread;
     sw_context& m_ctx;
     l2_params m_params;
     l2_costs m_costs;

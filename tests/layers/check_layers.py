@@ -3,7 +3,14 @@
 models -> nothing but models; sw -> models; platforms -> sw and models. Inside sw, L0 and L1
 share only the PAPR ABI (sw/papr) and never include each other; inside platforms, config ->
 nothing above it, runner -> config and results, report -> results and config, cli -> any.
-Prints each include that points up and exits 1 if there is one."""
+
+Two rules keep software off the simulator (docs/architecture.md, "The CPU interface"):
+- L1, L2 and the workloads include from models/ only the CPU interface (models/cpu_if.h) and
+  plain declarations (SOFTWARE_VIEW), and those headers include no SystemC, TLM or other model
+  header themselves;
+- no file in sw/ names the SystemC kernel (`sc_core::`, `sc_dt::`) or the run-ahead rules
+  (`local_time::`): waits, time and synchronisation live behind cpu_if and hv_thread_if.
+Prints each breach and exits 1 if there is one."""
 import pathlib
 import re
 import sys
@@ -24,6 +31,15 @@ ALLOWED = {
     "platforms/report": ["models", "sw", "platforms/config", "platforms/results"],
     "platforms/cli": ["models", "sw", "platforms"],
 }
+# What L1, L2 and the workloads may include from models/.
+SOFTWARE_VIEW = {
+    "models/cpu_if.h", "models/cpu_signal.h", "models/power_regs.h", "models/sw_context.h",
+    "models/params.h", "models/power_insn.h", "models/memory_port.h", "models/log.h",
+    "models/core_config.h", "models/memory_config.h",
+}
+SOFTWARE_ON_CPU_IF = ("sw/l1", "sw/l2", "sw/workloads")
+SIMULATOR_NAMES = re.compile(r"\b(sc_core|sc_dt|local_time)::")
+SYSTEM_INCLUDE = re.compile(r'^\s*#\s*include\s+<(systemc|tlm|tlm_utils/[^>]*|sysc/[^>]*)>')
 # Generated: by Verilator (the RTL wrappers in models/) and at build time (the version stamp).
 GENERATED = re.compile(r'^(V\w+|verilated\w*|nestvp_build_info)\.h$')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -36,6 +52,24 @@ def layer_of(rel):
             if best is None or len(folder) > len(best):
                 best = folder
     return best
+
+
+def without_comments(line):
+    return line.split("//", 1)[0]
+
+
+def check_software_view(root, bad):
+    """The SOFTWARE_VIEW headers are plain: they include only each other and the C++ library."""
+    for rel in sorted(SOFTWARE_VIEW):
+        path = root / rel
+        if not path.is_file():
+            continue  # a fixture tree holds only the files it tests
+        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            m = INCLUDE.match(line)
+            if m and m.group(1) not in SOFTWARE_VIEW:
+                bad.append(f"{rel}:{n}: the software's view of the machine includes {m.group(1)}")
+            if SYSTEM_INCLUDE.match(line):
+                bad.append(f"{rel}:{n}: the software's view of the machine includes SystemC")
 
 
 def main(root):
@@ -51,6 +85,9 @@ def main(root):
             continue  # tests/, bench/, build folders: not layered
         checked += 1
         for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if layer.startswith("sw/") and SIMULATOR_NAMES.search(without_comments(line)):
+                bad.append(f"{rel}:{n}: software names the simulator "
+                           f"({SIMULATOR_NAMES.search(without_comments(line)).group(0)})")
             m = INCLUDE.match(line)
             if not m:
                 continue
@@ -60,9 +97,13 @@ def main(root):
             ok = any(target.startswith(f + "/") for f in [layer] + ALLOWED[layer])
             if not ok:
                 bad.append(f"{rel}:{n}: {layer} includes {target}")
+            elif (layer in SOFTWARE_ON_CPU_IF and target.startswith("models/")
+                  and target not in SOFTWARE_VIEW):
+                bad.append(f"{rel}:{n}: {layer} includes {target}, not the CPU interface")
+    check_software_view(root, bad)
     for b in bad:
         print(b)
-    print(f"{checked} files checked, {len(bad)} include(s) pointing up a layer")
+    print(f"{checked} files checked, {len(bad)} breach(es) of the layers")
     return 1 if bad else 0
 
 

@@ -13,9 +13,10 @@
 #include "models/core.h"
 #include "models/guest_memory.h"
 #include "models/hardware_thread.h"
+#include "models/hcall_target.h"
+#include "models/thread_memory_port.h"
 #include "sc_test_guard.h"
 #include "sw/l0/l0_firmware.h"
-#include "sw/l1/l1_memory.h"
 #include "sw/papr/gsb_codec.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/papr.h"
@@ -48,19 +49,21 @@ struct l0_bench {
     hardware_thread t{"t", c, 0, {}};
     guest_memory mem{"mem", 1 << 20};
     nested_metrics metrics{1};
+    tlm_memory_port l0port{"l0port"};
     l0_firmware l0;
+    hcall_target l0_target;
     tlm_memory_port l1port{"l1port"};
-    l1_memory l1mem{l1port, nullptr};
+    thread_memory_port l1mem{l1port, nullptr};
     sw_context l1, l2;
     unsigned l2_entries = 0;
     std::vector<int64_t> l2_tb_minus_host;  // L2's TB - host ticks, at each entry
     uint64_t guest = 0;
 
     explicit l0_bench(const l0_costs& costs = test_costs())
-        : l0("l0", run_output_policy::powervm, costs, metrics) {
-        t.hcall_socket.bind(l0.hcall_socket);
-        l0.threads.bind(t);
-        l0.memory.socket.bind(mem.socket);
+        : l0(l0port, run_output_policy::powervm, costs, metrics), l0_target("l0", l0) {
+        t.hcall_socket.bind(l0_target.socket);
+        l0_target.threads.bind(t);
+        l0port.socket.bind(mem.socket);
         l1port.socket.bind(mem.socket);
         l1.level = context_level::l1;
         l1.tb_offset = l1_offset;
@@ -75,7 +78,7 @@ struct l0_bench {
             [this](uint64_t, uint64_t vcpu) { return vcpu == 0 ? &l2 : nullptr; });
         // The L2 program: note the TB it sees, do a little work, cede; forever.
         sc_core::sc_spawn([this] {
-            sc_core::wait(l2.resume);
+            t.await_entry(l2);
             for (;;) {
                 ++l2_entries;
                 l2_tb_minus_host.push_back(static_cast<int64_t>(t.mftb() - c.tb().ticks()));
@@ -275,7 +278,7 @@ TEST(l0_firmware, hcall_payload_names_its_thread_by_id) {
     NESTVP_SC_TEST_GUARD();
     l0_bench b;
     raw_initiator raw("raw");
-    raw.socket.bind(b.l0.hcall_socket);
+    raw.socket.bind(b.l0_target.socket);
     bool done = false;
     sc_core::sc_spawn([&] {
         EXPECT_EQ(raw.send(nullptr), tlm::TLM_GENERIC_ERROR_RESPONSE);

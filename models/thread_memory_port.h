@@ -1,17 +1,18 @@
 #pragma once
-// L1's loads and stores to its (real) memory, where it builds guest state buffers for L0: a
-// TLM-2.0 initiator (the L1 vCPU's data port, DMI when granted). The memory's annotated delay
-// is a stall of the L1 vCPU's hardware thread, so GSB traffic costs what it moves.
+// A hardware thread's data port: its software's loads and stores to (real) memory, such as the
+// guest state buffers L1 builds for L0, through a TLM-2.0 initiator (DMI when granted). The
+// memory's annotated delay is a stall of the thread, so GSB traffic costs what it moves.
 #include "models/hardware_thread.h"
 #include "models/memory_port.h"
 #include "models/tlm_memory_port.h"
 
 namespace nestvp {
 
-class l1_memory : public memory_port {
+class thread_memory_port : public memory_port {
 public:
     // `thread` may be null (no stall is charged: tests without a running vCPU).
-    l1_memory(tlm_memory_port& port, hardware_thread* thread) : m_port(port), m_thread(thread) {}
+    thread_memory_port(tlm_memory_port& port, hardware_thread* thread)
+        : m_port(port), m_thread(thread) {}
     bool read(uint64_t addr, void* dst, size_t len) override {
         const bool ok = m_port.read(addr, dst, len);
         stall();
