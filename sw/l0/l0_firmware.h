@@ -67,13 +67,14 @@ private:
         bool load_dec = true;        // v2: DEC from the stored expiry; v1: L1 left it in DEC
         bool restore_l1_dec = true;  // v2: L0 puts L1's DEC back; v1: L1 does it itself
     };
-    // Switches the thread to L2 and runs it until it traps (or exits at once when the HDEC
-    // expiry has passed): the switch, DEC/HDEC load, hrfid, then the exit interrupt and the save
-    // of `regs` registers. dec_expiry_out: L2's DEC expiry in L1 TB at the exit.
+    // What run_l2 saves of L1 before the switch, for restore_l1.
     struct l1_saved {
         uint64_t lpcr = 0, dec_host = 0;
         bool switched = false;  // the partition was switched (L2 entered)
     };
+    // Switches the thread to L2 and runs it until it traps (or exits at once, L2 not entered,
+    // when the HDEC expiry has passed): the switch, DEC/HDEC load, hrfid, then the exit
+    // interrupt and the register save. dec_expiry_out: L2's DEC expiry in L1 TB at the exit.
     trap_info run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& in, uint64_t& dec_expiry_out,
                      l1_saved& l1);
     // The partition switch back to L1: HDEC parked, LPCR and (v2) L1's DEC restored.

@@ -32,7 +32,7 @@ public:
     virtual bool halt_polls() const { return false; }
 };
 
-// The values l1.dec_policy accepts: cancel, no-cancel, clear-on-entry.
+// The values l1.dec_policy accepts: cancel, cancel-poll, no-cancel, clear-on-entry.
 std::vector<std::string> dec_policy_names();
 // Accepts one of dec_policy_names(); throws std::invalid_argument otherwise.
 std::unique_ptr<dec_policy> make_dec_policy(const std::string& name);

@@ -57,7 +57,8 @@ private:
     // Exception entry and prolog into any L2 handler (l2.costs.interrupt_entry).
     void interrupt_entry();
     void timer_interrupt(const interrupt_record& rec);
-    // timer_interrupt_latency_ns: the DEC edge at L2 TB `edge_tb` to the handler's start.
+    // timer_interrupt_latency_ns: the DEC edge at L2 TB `edge_tb` to the handler's start (after
+    // interrupt_entry), classified by where the vCPU was at the edge.
     void sample_timer_latency(uint64_t edge_tb, uint64_t handler_start);
     void run_expired_timers(uint64_t now);
     void program_next_event();

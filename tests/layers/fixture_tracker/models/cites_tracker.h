@@ -1,0 +1,1 @@
+// The rule, then (issue 12): the checker must refuse this.
