@@ -34,7 +34,7 @@ GROUPS = [
     ("GSB encode/decode", lambda sym, obj: re.search(
         r"nestvp::(gsb_|l0_guest_table|nestedv2_state_cache|guest_memory)", sym)),
     ("metrics", lambda sym, obj: re.search(
-        r"nestvp::(path_recorder|nested_metrics|latency_histogram|exit_timeline)", sym)),
+        r"nestvp::(path_recorder|nested_metrics|latency_histogram|exit_timeline|nested_probe|probe_fanout)", sym)),
 ]
 LINE = re.compile(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?)(?: \[(.*)\])?$")
 

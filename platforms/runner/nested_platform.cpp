@@ -29,6 +29,7 @@ run_output_policy parse_policy(const std::string& s) {
 nested_platform::nested_platform(const sc_core::sc_module_name& name, const platform_config& cfg,
                                  nested_metrics& metrics)
     : sc_core::sc_module(name), m_cfg(cfg), m_metrics(metrics) {
+    m_probe.bind(&m_metrics);  // the metrics observe what the software and hardware announce
     const unsigned n = cfg.l2.vcpus;
     const unsigned per_core = cfg.machine.core.threads;
     const unsigned ncores = cfg.machine.cores ? cfg.machine.cores : cfg.cores_needed();
@@ -48,7 +49,7 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
     m_l0_memory = std::make_unique<tlm_memory_port>("l0_memory");
     m_l0_memory->socket.bind(m_memory->socket);
     m_l0 = std::make_unique<l0_firmware>(*m_l0_memory, parse_policy(cfg.l0.run_output),
-                                         cfg.l0.costs, metrics);
+                                         cfg.l0.costs, m_probe);
     m_l0_target = std::make_unique<hcall_target>("l0", *m_l0);
     // v1 keeps DEC in the register both ways: the rule applies to v2's save and restore.
     m_l0->set_dec_expiry_mirrored(cfg.l0.api == "v2" && cfg.l0.dec_expiry == "now-minus-dec");
@@ -95,7 +96,7 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         t->set_level(context_level::l1);
 
         auto cpu = std::make_unique<l1_cpu>(*t, *l1, cfg.l1, large_dec, topts.dec_bits,
-                                            cfg.l1.costs, metrics);
+                                            cfg.l1.costs, m_probe);
         vcpu_buffers buf;
         buf.input = buffers_base + v * buffers_stride;
         buf.input_size = run_input_size;
@@ -119,7 +120,7 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         m_l1_ports.back()->socket.bind(m_memory->socket);
         m_l1_mems.push_back(std::make_unique<thread_memory_port>(*m_l1_ports.back(), t.get()));
         auto loop = std::make_unique<kvm_run_loop>(*cpu, m_guest, v, *m_policy, *m_l1_mems.back(),
-                                                   buf, cfg.l1.costs, metrics, setup);
+                                                   buf, cfg.l1.costs, m_probe, setup);
         workload* work = nullptr;
         if (v < cfg.workload.arithoh_copies) {
             m_workloads.push_back(std::make_unique<arithoh>(*t, cpi));
@@ -132,7 +133,7 @@ nested_platform::nested_platform(const sc_core::sc_module_name& name, const plat
         p.large_dec = large_dec;
         p.dec_bits = topts.dec_bits;
         p.seed = cfg.run.seed;
-        auto kernel = std::make_unique<l2_kernel>(*t, *l2, p, cfg.l2.costs, metrics, work,
+        auto kernel = std::make_unique<l2_kernel>(*t, *l2, p, cfg.l2.costs, m_probe, work,
                                                   m_irq_queues[v], m_sched);
 
         kvm_run_loop* lp = loop.get();

@@ -50,6 +50,7 @@ private:
 
     const platform_config& m_cfg;
     nested_metrics& m_metrics;
+    nested_probe m_probe;  // what the software announces, bound to m_metrics
     std::vector<std::unique_ptr<core>> m_cores;
     std::vector<std::unique_ptr<hardware_thread>> m_threads;
     std::unique_ptr<guest_memory> m_memory;

@@ -9,7 +9,7 @@ namespace nestvp {
 void l0_firmware::h_enter_nested(hv_thread_if& t, hcall_frame& f) {
     // nestedv1 (§2.3, §2.4): the whole L2 state travels in hv_guest_state + pt_regs in L1
     // memory, both ways; hdec_expiry is L1's time limit; the DEC register carries L2's DEC.
-    m_metrics.add(counter::l0_enter_nested, t.id());
+    m_probe.count(counter::l0_enter_nested, t.id());
     const uint64_t hv_addr = f.r[4], regs_addr = f.r[5];
     mark(t, path_step::l0_read_input);
     hv_guest_state hv;
@@ -49,7 +49,7 @@ void l0_firmware::h_enter_nested(hv_thread_if& t, hcall_frame& f) {
     if (rc == papr::H_SUCCESS) rc = nested_pt_regs_write(m_memory, regs_addr, regs);
     charge_buffer(t, 0, state_bytes);
     restore_l1(t, timing, l1);
-    m_metrics.add_exit(trap.vector);
+    m_probe.exit_vector(t.id(), trap.vector);
     // The trap vector is the hcall's return value (§2.3).
     f.r[3] = rc == papr::H_SUCCESS ? trap.vector : static_cast<uint64_t>(rc);
 }

@@ -20,8 +20,8 @@ int64_t signed_dec(uint64_t raw, uint64_t lpcr_value) {
 }  // namespace
 
 l0_firmware::l0_firmware(tlm_memory_port& m_memory, run_output_policy policy, const l0_costs& costs,
-                         nested_metrics& metrics)
-    : m_memory(m_memory), m_policy(policy), m_costs(costs), m_metrics(metrics) {}
+                         nested_probe& probe)
+    : m_memory(m_memory), m_policy(policy), m_costs(costs), m_probe(probe) {}
 
 unsigned l2_state_registers() {
     static const unsigned n = [] {
@@ -56,7 +56,7 @@ void l0_firmware::charge_memory(hv_thread_if& t) {
 }
 
 void l0_firmware::mark(hv_thread_if& t, path_step s) {
-    m_metrics.paths().mark(t.id(), s, t.step_time());
+    m_probe.step(t.id(), s, t.step_time());
 }
 
 void l0_firmware::charge_buffer(hv_thread_if& t, uint64_t elements, uint64_t bytes) {
@@ -68,8 +68,8 @@ void l0_firmware::charge_buffer(hv_thread_if& t, uint64_t elements, uint64_t byt
 void l0_firmware::hcall(hv_thread_if& t, hcall_frame& f) {
     const bool run = f.r[3] == papr::H_GUEST_RUN_VCPU || f.r[3] == papr::H_ENTER_NESTED;
     if (run) mark(t, path_step::l0_hcall_entry);
-    m_metrics.add(counter::l0_hcalls, t.id());
-    m_metrics.add_hcall(f.r[3]);
+    m_probe.count(counter::l0_hcalls, t.id());
+    m_probe.hcall(t.id(), f.r[3]);
     t.charge(m_costs.hcall_entry.cycles);
     dispatch(t, f);
     // The return cost joins whatever L1 does next with interrupts off (hardware_thread::charge).
@@ -97,14 +97,14 @@ void l0_firmware::h_guest_state_hcall(hv_thread_if& t, hcall_frame& f) {
     charge_memory(t);
     double cost = m_costs.guest_create.cycles;
     if (op == papr::H_GUEST_GET_STATE) {
-        m_metrics.add(counter::l0_get_state, t.id());
+        m_probe.count(counter::l0_get_state, t.id());
         cost = m_costs.get_state.cycles;
     } else if (op == papr::H_GUEST_SET_STATE) {
-        m_metrics.add(counter::l0_set_state, t.id());
+        m_probe.count(counter::l0_set_state, t.id());
         cost = m_costs.set_state.cycles;
     }
-    m_metrics.add(counter::l0_gsb_elements_in, t.id(), r.elements_in);
-    m_metrics.add(counter::l0_gsb_elements_out, t.id(), r.elements_out);
+    m_probe.count(counter::l0_gsb_elements_in, t.id(), r.elements_in);
+    m_probe.count(counter::l0_gsb_elements_out, t.id(), r.elements_out);
     t.charge(cost +
              m_costs.gsb_element.cycles * static_cast<double>(r.elements_in + r.elements_out) +
              m_costs.gsb_byte.cycles * static_cast<double>(r.bytes_in + r.bytes_out));
@@ -127,7 +127,7 @@ void l0_firmware::h_cede(hv_thread_if& t, hcall_frame& f) {
     // An L1 vCPU with nothing to run gives up its thread until its next interrupt (its DEC):
     // the thread is inactive meanwhile, so its SMT siblings speed up.
     t.charge(m_costs.cede.cycles);
-    m_metrics.add(counter::l0_l1_cedes, t.id());
+    m_probe.count(counter::l0_l1_cedes, t.id());
     t.set_active(false);  // retires the cede cost first
     // ... or an interrupt-controller message to the partition (a host IPI: L0 prods it).
     t.wait_for_wake();
@@ -138,7 +138,7 @@ void l0_firmware::h_cede(hv_thread_if& t, hcall_frame& f) {
     mark(t, path_step::l0_dispatch);
     t.set_active(true);
     t.charge(m_costs.prod.cycles);
-    m_metrics.paths().sample(latency_kind::l0_dispatch, t.id(),
+    m_probe.latency(latency_kind::l0_dispatch, t.id(),
                              by_dec ? latency_reason::by_dec : latency_reason::by_ipi, woken,
                              t.step_time());
     f.r[3] = papr::H_SUCCESS;
@@ -158,7 +158,7 @@ trap_info l0_firmware::run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& 
     trap_info trap{vector::hdecrementer, l2.nia, l2.msr};
     if (static_cast<int64_t>(in.hdec_expiry_l1 - l1_now()) < 0) {
         // The L1 time limit already passed: exit at once with 0x980, no switch, L2 not entered.
-        m_metrics.add(counter::l0_immediate_exits, t.id());
+        m_probe.count(counter::l0_immediate_exits, t.id());
         l1.switched = false;
         dec_expiry_out = in.dec_expiry_l1;
         return trap;
@@ -179,7 +179,7 @@ trap_info l0_firmware::run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& 
     t.charge(m_costs.partition_switch.cycles);
     mark(t, path_step::l0_load_timers);
     t.charge(m_costs.timer_write.cycles * (in.load_dec ? 2 : 1));
-    m_metrics.add(counter::l0_l2_entries, t.id());
+    m_probe.count(counter::l0_l2_entries, t.id());
     mark(t, path_step::l0_return_to_l2);
     t.charge(m_costs.return_to_guest.cycles);
     mark(t, path_step::l2_running);  // where the hrfid ends: L2's first cycle
@@ -193,7 +193,7 @@ trap_info l0_firmware::run_l2(hv_thread_if& t, sw_context& l2, const l2_timing& 
     if (t.timers().hdec_pending()) t.timers().ack_hdec();
     t.irq().set_lpcr(l1.lpcr);
     if (in.restore_l1_dec) t.timers().write_dec(l1.dec_host - t.host_ticks());
-    m_metrics.paths().mark(t.id(), path_step::l0_exit_interrupt, t.trap_time().value());
+    m_probe.step(t.id(), path_step::l0_exit_interrupt, t.trap_time().value());
     t.charge(m_costs.exit_interrupt.cycles);
     // The registers L0 keeps, plus those of the exit reason.
     mark(t, path_step::l0_save_regs);
@@ -212,10 +212,10 @@ void l0_firmware::restore_l1(hv_thread_if& t, const l2_timing& in, const l1_save
 
 void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
     const uint64_t flags = f.r[4], guest = f.r[5], vcpu = f.r[6];
-    m_metrics.add(counter::l0_run_vcpu, t.id());
+    m_probe.count(counter::l0_run_vcpu, t.id());
     mark(t, path_step::l0_read_input);
     const hcall_result in = m_table.begin_run(guest, vcpu, flags, m_memory);
-    m_metrics.add(counter::l0_gsb_elements_in, t.id(), in.elements_in);
+    m_probe.count(counter::l0_gsb_elements_in, t.id(), in.elements_in);
     charge_buffer(t, in.elements_in, in.bytes_in);
     sw_context* l2 = in.ok() ? context_for(guest, vcpu) : nullptr;
     if (!in.ok() || !l2) {
@@ -251,10 +251,10 @@ void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
     // The run-output buffer for this exit reason under l0.run_output (§2.6).
     mark(t, path_step::l0_write_output);
     const hcall_result out = m_table.end_run(guest, vcpu, trap.vector, m_policy, m_memory);
-    m_metrics.add(counter::l0_gsb_elements_out, t.id(), out.elements_out);
+    m_probe.count(counter::l0_gsb_elements_out, t.id(), out.elements_out);
     charge_buffer(t, out.elements_out, out.bytes_out);
     restore_l1(t, timing, l1);
-    m_metrics.add_exit(trap.vector);
+    m_probe.exit_vector(t.id(), trap.vector);
     f.r[3] = static_cast<uint64_t>(out.r3);
     f.r[4] = out.r4;
 }

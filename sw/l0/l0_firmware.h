@@ -14,8 +14,7 @@
 #include "models/tlm_memory_port.h"
 #include "sw/l0/l0_config.h"
 #include "sw/l0/l0_guest_table.h"
-#include "sw/metrics/nested_metrics.h"
-#include "sw/metrics/path_recorder.h"
+#include "sw/probes/nested_probe.h"
 
 namespace nestvp {
 
@@ -33,7 +32,7 @@ public:
 
     // `memory`: L0's port to the L1 partition's memory, where the guest state buffers are.
     l0_firmware(tlm_memory_port& memory, run_output_policy policy, const l0_costs& costs,
-                nested_metrics& metrics);
+                nested_probe& probe);
 
     // One hcall on the thread that made it: entry cost, the call, return cost.
     void hcall(hv_thread_if& t, hcall_frame& f) override;
@@ -85,7 +84,7 @@ private:
     run_output_policy m_policy;
     bool m_dec_mirrored = false;
     l0_costs m_costs;
-    nested_metrics& m_metrics;
+    nested_probe& m_probe;
     context_provider m_provider;
     std::map<std::pair<uint64_t, uint64_t>, sw_context*> m_contexts;
 };

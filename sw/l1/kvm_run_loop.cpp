@@ -25,7 +25,7 @@ std::string exit_text(uint32_t reason) {
 
 kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
                            const dec_policy& policy, memory_port& mem, const vcpu_buffers& buffers,
-                           const l1_costs& costs, nested_metrics& metrics,
+                           const l1_costs& costs, nested_probe& probe,
                            const l2_vcpu_setup& setup)
     : m_cpu(cpu),
       m_guest(guest),
@@ -33,8 +33,8 @@ kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
       m_mem(mem),
       m_buf(buffers),
       m_costs(costs),
-      m_metrics(metrics),
-      m_cache(cpu.cpu(), mem, metrics, l1_gsb_costs{costs.gsb_element.cycles}),
+      m_probe(probe),
+      m_cache(cpu.cpu(), mem, probe, l1_gsb_costs{costs.gsb_element.cycles}),
       m_setup(setup),
       m_device_rng(setup.seed * 0xBF58476D1CE4E5B9ull + vcpu_id + 1) {
     m_vcpu.id = vcpu_id;
@@ -49,7 +49,7 @@ kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
         // The wake latency starts at the expiry (L1 TB -> host ticks -> time).
         const uint64_t host = m_vcpu.dec_timer.expiry - m_cpu.context().tb_offset;
         m_wake_from = m_cpu.cpu().time_of_host_ticks(host);
-        m_metrics.add(counter::l1_timer_wakes, m_cpu.cpu().id());
+        m_probe.count(counter::l1_timer_wakes, m_cpu.cpu().id());
     };
 }
 
@@ -109,7 +109,7 @@ void kvm_run_loop::kvmppc_cede() {
     // kvmppc_cede: MSR[EE] := 1 in the vCPU's MSR, ceded := 1 (cleared if prodded), r3 := 0.
     mark(path_step::l1_cede);
     exec(m_costs.cede.cycles);
-    m_metrics.add(counter::l1_cedes, m_cpu.cpu().id());
+    m_probe.count(counter::l1_cedes, m_cpu.cpu().id());
     if (m_guest.nestedv2) {
         m_cache.set(gsid::MSR, m_cache.get(gsid::MSR) | msr::ee);
         m_cache.set(gsid::GPR3, papr::H_SUCCESS);
@@ -125,7 +125,7 @@ void kvm_run_loop::set_timer() {
     // kvmppc_set_timer (§3.3): queue the DEC at once if already expired, else arm the hrtimer.
     mark(path_step::l1_set_timer);
     exec(m_costs.set_timer.cycles);
-    m_metrics.add(counter::l1_set_timer, m_cpu.cpu().id());
+    m_probe.count(counter::l1_set_timer, m_cpu.cpu().id());
     const uint64_t now = m_cpu.mftb();
     const uint64_t expiry = dec_expires_host_tb();
     if (now > expiry)
@@ -138,7 +138,7 @@ uint32_t kvm_run_loop::enter_nestedv2(uint64_t time_limit, uint64_t& tb, bool& e
     // kvmhv_vcpu_entry_nestedv2 (§2.5): an L1 interrupt that came in since the hard-disable
     // (lazy_irq_pending) returns trap 0 before anything is sent: no hcall, the cache is kept.
     if (m_cpu.irq_pending()) {
-        m_metrics.add(counter::l1_lazy_irq_returns, m_cpu.cpu().id());
+        m_probe.count(counter::l1_lazy_irq_returns, m_cpu.cpu().id());
         entered = false;
         return 0;
     }
@@ -238,7 +238,7 @@ void kvm_run_loop::run_single_vcpu() {
     const uint64_t reloads_before = m_cache.reloads();
     if (time_limit <= tb) {
         // kvmhv_p9_guest_entry: hdec < 0 -> BOOK3S_INTERRUPT_HV_DECREMENTER, no hcall.
-        m_metrics.add(counter::l1_early_returns, ti);
+        m_probe.count(counter::l1_early_returns, ti);
     } else {
         // ceded := 0, vcpu_vpa_increment_dispatch, hard-disable; nestedv1 also switches the
         // PMU (switch_pmu_to_guest), nestedv2 does not.
@@ -252,7 +252,7 @@ void kvm_run_loop::run_single_vcpu() {
             trap = enter_nestedv1(time_limit, tb);
         m_vcpu.on_cpu = false;
         if (entered) {
-            m_metrics.record_exit(m_cpu.cpu().now_seconds(), m_vcpu.id);
+            m_probe.run_returned(m_vcpu.id, m_cpu.cpu().now_seconds());
             mark(path_step::l1_vcpu_exit);
             exec(m_costs.vcpu_exit.cycles);
             if (!m_guest.nestedv2) exec(m_costs.pmu_to_host.cycles);
@@ -278,12 +278,12 @@ void kvm_run_loop::run_single_vcpu() {
     mark(path_step::l1_dec_policy);
     const bool was_queued = m_vcpu.dec_queued;
     m_policy.after_exit(m_vcpu, m_guest.nestedv2, tb, [this] { return dec_expires_host_tb(); });
-    if (was_queued && !m_vcpu.dec_queued) m_metrics.add(counter::l1_dec_dequeued, ti);
+    if (was_queued && !m_vcpu.dec_queued) m_probe.count(counter::l1_dec_dequeued, ti);
     // Tracepoint kvm_guest_exit, once per pass. Enabled, its fast-assign reads the PC with
     // kvmppc_get_pc (arch/powerpc/kvm/trace_hv.h): a NIA reload in nestedv2 (§2.5).
     mark(path_step::l1_trace_exit);
-    m_metrics.add(counter::l1_guest_exits, ti);
-    m_metrics.add_guest_exit(trap);
+    m_probe.count(counter::l1_guest_exits, ti);
+    m_probe.guest_exit_tracepoint(ti, trap);
     if (m_setup.l1.trace_guest_exit) {
         exec(m_costs.trace_exit.cycles);
         if (m_guest.nestedv2) m_cache.get(gsid::NIA);

@@ -15,7 +15,7 @@
 #include "sw/l1/kvm_vcpu.h"
 #include "sw/l1/l1_cpu.h"
 #include "sw/l1/nestedv2_state_cache.h"
-#include "sw/metrics/nested_metrics.h"
+#include "sw/probes/nested_probe.h"
 
 namespace nestvp {
 
@@ -50,7 +50,7 @@ class kvm_run_loop {
 public:
     kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id, const dec_policy& policy,
                  memory_port& mem, const vcpu_buffers& buffers, const l1_costs& costs,
-                 nested_metrics& metrics, const l2_vcpu_setup& setup);
+                 nested_probe& probe, const l2_vcpu_setup& setup);
 
     // The L1 vCPU's program (a SystemC thread).
     void main();
@@ -103,7 +103,7 @@ private:
     memory_port& m_mem;
     vcpu_buffers m_buf;
     l1_costs m_costs;
-    nested_metrics& m_metrics;
+    nested_probe& m_probe;
     kvm_vcpu m_vcpu;
     nestedv2_state_cache m_cache;
     l2_vcpu_setup m_setup;

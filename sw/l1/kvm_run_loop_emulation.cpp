@@ -33,9 +33,9 @@ void kvm_run_loop::kick(kvm_vcpu& target) {
     // gets kvmppc_ipi_thread. Otherwise the queued external waits for its next entry.
     const unsigned ti = m_cpu.cpu().id();
     if (target.sleeping)
-        m_metrics.add(counter::l1_ipi_wakes, ti);
+        m_probe.count(counter::l1_ipi_wakes, ti);
     else if (target.on_cpu)
-        m_metrics.add(counter::l1_ipi_kicks, ti);
+        m_probe.count(counter::l1_ipi_kicks, ti);
     else
         return;
     target.cpu->host_ipi();
@@ -62,7 +62,7 @@ void kvm_run_loop::device_irq() {
     // ics_deliver_irq, emulated XIVE through QEMU's xive_router_notify and KVM_INTERRUPT.
     // Either queues the external (kvmppc_book3s_queue_irqprio); a sleeping vCPU wakes.
     exec(m_costs.vmm_device_irq.cycles);
-    m_metrics.add(counter::l1_device_irqs, m_cpu.cpu().id());
+    m_probe.count(counter::l1_device_irqs, m_cpu.cpu().id());
     raise_external(m_vcpu, false);
     arm_device_irq();
 }
@@ -86,7 +86,7 @@ void kvm_run_loop::xics_hcall(uint64_t nr) {
             target->icp_mfrr = mfrr;
         } else {
             exec(m_costs.ipi_emulate.cycles);
-            m_metrics.add(counter::l1_ipis, ti);
+            m_probe.count(counter::l1_ipis, ti);
             target->icp_mfrr = mfrr;
             raise_external(*target, true);
         }
@@ -114,7 +114,7 @@ void kvm_run_loop::xics_hcall(uint64_t nr) {
         if (m_vcpu.icp_mfrr != 0xFF) q.ipi = true;
         m_vcpu.ext_pending = q.any();
     }
-    m_metrics.add(counter::l1_icp_hcalls, ti);
+    m_probe.count(counter::l1_icp_hcalls, ti);
     set_return(rc);
 }
 
@@ -138,7 +138,7 @@ uint64_t kvm_run_loop::vmm_xive_access(uint64_t ea, bool store) {
         const uint64_t n = source - 1;
         kvm_vcpu* target = n < m_guest.vcpus.size() ? m_guest.vcpus[n] : nullptr;
         if (target) {
-            m_metrics.add(counter::l1_ipis, m_cpu.cpu().id());
+            m_probe.count(counter::l1_ipis, m_cpu.cpu().id());
             raise_external(*target, true);
         }
     }
@@ -155,7 +155,7 @@ void kvm_run_loop::emulate_mmio() {
     // store's GPR costs one GET_STATE: no L0 returns GPRs on 0xE00.
     const unsigned ti = m_cpu.cpu().id();
     exec(m_costs.mmio_emulate.cycles);
-    m_metrics.add(counter::l1_mmio_emulations, ti);
+    m_probe.count(counter::l1_mmio_emulations, ti);
     const bool v2 = m_guest.nestedv2;
     if (v2) (void)m_cache.get(gsid::MSR);
     const uint64_t ea = v2 ? m_cache.get(gsid::HDAR) : m_vcpu.v1_hdar;
@@ -167,13 +167,13 @@ void kvm_run_loop::emulate_mmio() {
     if (store && v2) {
         const uint64_t before = m_cache.reloads();
         (void)m_cache.get(gsid::gpr(reg));
-        if (m_cache.reloads() != before) m_metrics.add(counter::l1_mmio_gpr_reloads, ti);
+        if (m_cache.reloads() != before) m_probe.count(counter::l1_mmio_gpr_reloads, ti);
     }
     // (nestedv1: pt_regs came back whole with the exit, the GPR with it.)
     // KVM_EXIT_MMIO: out to the VMM, its handling, and back through KVM_RUN.
     mark(path_step::l1_vmm_exit);
     exec(m_costs.vmm_exit.cycles);
-    m_metrics.add(counter::l1_userspace_mmio, ti);
+    m_probe.count(counter::l1_userspace_mmio, ti);
     mark(path_step::l1_vmm_dispatch);
     exec(m_costs.vmm_dispatch.cycles);
     const uint64_t value = vmm_xive_access(ea, store);

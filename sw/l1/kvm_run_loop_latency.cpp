@@ -6,7 +6,7 @@ namespace nestvp {
 
 void kvm_run_loop::mark(path_step s) {
     cpu_if& t = m_cpu.cpu();
-    m_metrics.paths().mark(t.id(), s, t.step_time());
+    m_probe.step(t.id(), s, t.step_time());
 }
 
 void kvm_run_loop::run_hcall_issued() {
@@ -17,32 +17,31 @@ void kvm_run_loop::run_hcall_issued() {
 void kvm_run_loop::run_hcall_returned() {
     // L1 resumes once L0's return (charged to this thread) is done.
     m_resumed = m_cpu.cpu().step_time();
-    m_metrics.paths().mark(m_cpu.cpu().id(), path_step::l1_parse_output, m_resumed);
+    m_probe.step(m_cpu.cpu().id(), path_step::l1_parse_output, m_resumed);
 }
 
 void kvm_run_loop::sample_after_run(uint32_t reason) {
     cpu_if& t = m_cpu.cpu();
-    path_recorder& p = m_metrics.paths();
     const unsigned v = t.id();
     const uint64_t entered = t.entry_time_value(), trapped = t.trap_time_value();
     const uint64_t issued = m_issued, resumed = m_resumed;
     // Asleep: blocked, L0's dispatch of the ceded CPU back, the wake-up, halt polling.
     const uint64_t asleep =
-        path_recorder::bit(path_step::l1_blocked) | path_recorder::bit(path_step::l0_dispatch) |
-        path_recorder::bit(path_step::l1_wake) | path_recorder::bit(path_step::l1_halt_poll);
+        path_step_bit(path_step::l1_blocked) | path_step_bit(path_step::l0_dispatch) |
+        path_step_bit(path_step::l1_wake) | path_step_bit(path_step::l1_halt_poll);
     if (m_last.valid) {
         // L1's handling of the previous exit ended with this run hcall; its sleep is not
         // handling. The round trip counts only when the vCPU did not block.
-        p.sample(latency_kind::l1_handling, v, m_last.reason, m_last.resumed, issued, asleep);
+        m_probe.latency(latency_kind::l1_handling, v, m_last.reason, m_last.resumed, issued, asleep);
         if (m_last.trapped && m_last.blocks == m_blocks && entered >= issued)
-            p.sample(latency_kind::round_trip, v, m_last.reason, m_last.trap, entered);
+            m_probe.latency(latency_kind::round_trip, v, m_last.reason, m_last.trap, entered);
     }
     const bool ran = entered >= issued;  // L2 ran (not an immediate exit)
     if (ran) {
-        p.sample(latency_kind::nested_entry, v, reason, issued, entered);
-        p.sample(latency_kind::nested_exit, v, reason, trapped, resumed);
+        m_probe.latency(latency_kind::nested_entry, v, reason, issued, entered);
+        m_probe.latency(latency_kind::nested_exit, v, reason, trapped, resumed);
         if (m_wake_from && m_wake_from <= entered)
-            p.sample(latency_kind::wake, v, latency_reason::hrtimer, m_wake_from, entered);
+            m_probe.latency(latency_kind::wake, v, latency_reason::hrtimer, m_wake_from, entered);
         m_wake_from = 0;
     }
     m_last = last_exit{true, ran, reason, trapped, resumed, m_blocks};

@@ -9,7 +9,7 @@
 
 #include "models/cpu_if.h"
 #include "sw/l1/l1_config.h"
-#include "sw/metrics/nested_metrics.h"
+#include "sw/probes/nested_probe.h"
 
 namespace nestvp {
 
@@ -23,7 +23,7 @@ struct hrtimer {
 class l1_cpu {
 public:
     l1_cpu(cpu_if& thread, sw_context& ctx, const l1_config& cfg, bool large_dec, unsigned dec_bits,
-           const l1_costs& costs, nested_metrics& metrics);
+           const l1_costs& costs, nested_probe& probe);
 
     cpu_if& cpu() { return m_thread; }
     sw_context& context() { return m_ctx; }
@@ -61,7 +61,7 @@ private:
     cpu_if& m_thread;
     sw_context& m_ctx;
     l1_costs m_costs;
-    nested_metrics& m_metrics;
+    nested_probe& m_probe;
     uint64_t m_tick_period;
     uint64_t m_dec_max;
     bool m_tick_running = false;

@@ -10,10 +10,10 @@
 namespace nestvp {
 
 nestedv2_state_cache::nestedv2_state_cache(cpu_if& thread, memory_port& mem,
-                                           nested_metrics& metrics, const l1_gsb_costs& costs)
+                                           nested_probe& probe, const l1_gsb_costs& costs)
     : m_thread(thread),
       m_mem(mem),
-      m_metrics(metrics),
+      m_probe(probe),
       m_costs(costs),
       m_values(0x10000, 0),
       m_valid_gen(0x10000, 0),
@@ -39,9 +39,7 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     // __kvmhv_nestedv2_cached_reload: one GET_STATE of one element in the input buffer.
     // Member scratch, never a local: the hcall and the charge below may suspend this coroutine,
     // and one still suspended when the simulation ends is never unwound (its heap would leak).
-    path_recorder& paths = m_metrics.paths();
-    const path_step caller = paths.current(m_thread.id());
-    paths.mark(m_thread.id(), path_step::l1_get_state, m_thread.step_time());
+    m_probe.get_state_begin(m_thread.id(), m_thread.step_time());
     gsb_builder& req = m_req;
     req.clear();
     req.add_request(id);
@@ -63,11 +61,11 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
                                          : load_be32(buf.data() + elems[0].offset);
     m_thread.charge(m_costs.gsb_element);
     ++m_reloads;
-    m_metrics.add(counter::l1_cache_reloads, m_thread.id());
-    if (m_in_window) m_metrics.add(counter::l1_get_state_unprobed, m_thread.id());
+    m_probe.count(counter::l1_cache_reloads, m_thread.id());
+    if (m_in_window) m_probe.count(counter::l1_get_state_unprobed, m_thread.id());
     m_values[id] = v;
     m_valid_gen[id] = m_valid_now;
-    paths.mark(m_thread.id(), caller, m_thread.step_time());
+    m_probe.get_state_end(m_thread.id(), m_thread.step_time());
     return v;
 }
 

@@ -9,7 +9,7 @@
 
 #include "models/cpu_if.h"
 #include "models/memory_port.h"
-#include "sw/metrics/nested_metrics.h"
+#include "sw/probes/nested_probe.h"
 #include "sw/papr/gsb_codec.h"
 
 namespace nestvp {
@@ -20,7 +20,7 @@ struct l1_gsb_costs {
 
 class nestedv2_state_cache {
 public:
-    nestedv2_state_cache(cpu_if& thread, memory_port& mem, nested_metrics& metrics,
+    nestedv2_state_cache(cpu_if& thread, memory_port& mem, nested_probe& probe,
                          const l1_gsb_costs& costs);
 
     void attach(uint64_t guest, uint64_t vcpu, uint64_t input_addr, uint64_t input_size,
@@ -50,7 +50,7 @@ private:
 
     cpu_if& m_thread;
     memory_port& m_mem;
-    nested_metrics& m_metrics;
+    nested_probe& m_probe;
     l1_gsb_costs m_costs;
     uint64_t m_guest = 0, m_vcpu = 0;
     uint64_t m_in_addr = 0, m_in_size = 0, m_out_addr = 0, m_out_size = 0;

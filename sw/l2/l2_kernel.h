@@ -13,7 +13,7 @@
 
 #include "models/cpu_if.h"
 #include "sw/l2/l2_config.h"
-#include "sw/metrics/nested_metrics.h"
+#include "sw/probes/nested_probe.h"
 #include "sw/papr/guest_irq_queue.h"
 #include "sw/workloads/workload.h"
 
@@ -41,7 +41,7 @@ struct l2_sched_view {
 class l2_kernel {
 public:
     l2_kernel(cpu_if& thread, sw_context& ctx, const l2_params& params, const l2_costs& costs,
-              nested_metrics& metrics, workload* work, guest_irq_queue& irqs, l2_sched_view& sched);
+              nested_probe& probe, workload* work, guest_irq_queue& irqs, l2_sched_view& sched);
 
     // The vCPU's program (a SystemC thread): waits for its first entry, then boots and runs
     // its workload, or idles.
@@ -99,7 +99,7 @@ private:
     sw_context& m_ctx;
     l2_params m_params;
     l2_costs m_costs;
-    nested_metrics& m_metrics;
+    nested_probe& m_probe;
     workload* m_work;
     guest_irq_queue& m_irqs;
     l2_sched_view& m_sched;

@@ -2,56 +2,26 @@
 
 namespace nestvp {
 
-const char* counter_name(counter c) {
-    static const char* const names[] = {"l0.hcalls",
-                                        "l0.get_state",
-                                        "l0.set_state",
-                                        "l0.run_vcpu",
-                                        "l0.enter_nested",
-                                        "l0.l2_entries",
-                                        "l0.immediate_exits",
-                                        "l0.gsb_elements_in",
-                                        "l0.gsb_elements_out",
-                                        "l0.l1_cedes",
-                                        "l1.guest_exits",
-                                        "l1.early_returns",
-                                        "l1.lazy_irq_returns",
-                                        "l1.cedes",
-                                        "l1.dec_dequeued",
-                                        "l1.blocks",
-                                        "l1.timer_wakes",
-                                        "l1.set_timer",
-                                        "l1.cache_reloads",
-                                        "l1.get_state_unprobed",
-                                        "l1.ticks",
-                                        "l1.timer_interrupts",
-                                        "l1.halt_poll_successes",
-                                        "l1.halt_poll_misses",
-                                        "l1.mmio_emulations",
-                                        "l1.mmio_gpr_reloads",
-                                        "l1.ipis",
-                                        "l1.ipi_wakes",
-                                        "l1.ipi_kicks",
-                                        "l1.icp_hcalls",
-                                        "l1.host_ipis",
-                                        "l1.device_irqs",
-                                        "l1.userspace_mmio",
-                                        "l2.timer_interrupts",
-                                        "l2.early_timer_interrupts",
-                                        "l2.ticks",
-                                        "l2.housekeeping",
-                                        "l2.cedes",
-                                        "l2.snoozes",
-                                        "l2.snooze_timeouts",
-                                        "l2.device_interrupts",
-                                        "l2.irqchip_accesses",
-                                        "l2.ipis_sent",
-                                        "l2.ipis_skipped_polling",
-                                        "l2.ipis_received",
-                                        "l2.set_dec"};
-    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<unsigned>(counter::count_),
-                  "every counter has a name");
-    return names[static_cast<unsigned>(c)];
+void nested_metrics::on_timer_interrupt(unsigned thread, uint64_t edge, uint64_t handler_start) {
+    // Where the vCPU was at the edge says which path the interrupt waited on. A ceded L1 CPU is
+    // woken by L0 at the same edge (its DEC): still blocked in L1.
+    if (edge > handler_start) return;
+    const path_step at = m_paths.step_at(thread, edge);
+    const bool blocked = at == path_step::l1_blocked || at == path_step::l0_dispatch;
+    const uint32_t where = at == path_step::l2_running ? latency_reason::in_l2
+                           : blocked                   ? latency_reason::blocked_in_l1
+                                                       : latency_reason::in_l0_l1;
+    m_paths.sample(latency_kind::timer_interrupt, thread, where, edge, handler_start);
+}
+
+void nested_metrics::on_get_state_begin(unsigned thread, uint64_t t) {
+    // The round trip is a step inside whichever L1 step needed it; that step resumes after.
+    if (thread < m_get_state_caller.size()) m_get_state_caller[thread] = m_paths.current(thread);
+    m_paths.mark(thread, path_step::l1_get_state, t);
+}
+
+void nested_metrics::on_get_state_end(unsigned thread, uint64_t t) {
+    if (thread < m_get_state_caller.size()) m_paths.mark(thread, m_get_state_caller[thread], t);
 }
 
 }  // namespace nestvp

@@ -10,70 +10,34 @@
 
 #include "sw/metrics/exit_timeline.h"
 #include "sw/metrics/path_recorder.h"
+#include "sw/probes/nested_probe.h"
+#include "sw/probes/probe_events.h"
 
 namespace nestvp {
 
-enum class counter : unsigned {
-    // L0
-    l0_hcalls,
-    l0_get_state,  // H_GUEST_GET_STATE handled (probe:kvmppc_gsb_recv on the L1 side)
-    l0_set_state,
-    l0_run_vcpu,         // H_GUEST_RUN_VCPU
-    l0_enter_nested,     // H_ENTER_NESTED
-    l0_l2_entries,       // L2 really entered
-    l0_immediate_exits,  // HDEC expiry already passed at run: exit at once (0x980)
-    l0_gsb_elements_in,
-    l0_gsb_elements_out,
-    l0_l1_cedes,  // an L1 vCPU ceded its thread (inactive)
-    // L1
-    l1_guest_exits,       // kvm_guest_exit tracepoint: once per run-loop pass
-    l1_early_returns,     // passes that returned without entering (timer due)
-    l1_lazy_irq_returns,  // ... (an L1 interrupt pending: kvmhv_vcpu_entry_nestedv2)
-    l1_cedes,             // kvmppc_cede
-    l1_dec_dequeued,      // cancel check dequeued the DEC
-    l1_blocks,            // vCPU went to sleep
-    l1_timer_wakes,       // DEC hrtimer fired and queued a DEC
-    l1_set_timer,
-    l1_cache_reloads,  // element reloads (GET_STATE) by the state cache
-    // ... issued inside the guest-state window (kvmhv_p9_guest_entry), where a function-entry
-    // kprobe on kvmppc_gsb_recv does not fire (get-state-deduction.md §2b)
-    l1_get_state_unprobed,
-    l1_ticks,
-    l1_timer_interrupts,
-    l1_halt_poll_successes,  // cancel-poll: woken while polling, no block
-    l1_halt_poll_misses,     // ... the window passed, then it blocked
-    l1_mmio_emulations,      // kvmppc_hv_emulate_mmio after an HDSI exit
-    l1_mmio_gpr_reloads,     // ... whose store source GPR came by GET_STATE (not in the output)
-    l1_ipis,                 // H_IPI that raised an IPI (kvmppc_h_ipi -> icp_deliver_irq)
-    l1_ipi_wakes,            // ... whose target slept in the cede path (woken by a host IPI)
-    l1_ipi_kicks,            // ... whose target was on its CPU (kvmppc_ipi_thread)
-    l1_icp_hcalls,           // XICS hcalls emulated (H_IPI, H_XIRR, H_EOI)
-    l1_host_ipis,            // host IPIs taken by an L1 CPU (0x500)
-    l1_device_irqs,          // device interrupts the VMM raised (KVM_INTERRUPT)
-    l1_userspace_mmio,       // KVM_EXIT_MMIO round trips to the VMM (emulated XIVE)
-    // L2
-    l2_timer_interrupts,
-    l2_early_timer_interrupts,
-    l2_ticks,
-    l2_housekeeping,
-    l2_cedes,
-    l2_snoozes,               // snooze_loop entered (cpuidle-pseries state 0)
-    l2_snooze_timeouts,       // snoozes that ended at their time limit, not at need_resched
-    l2_device_interrupts,     // device interrupts handled
-    l2_irqchip_accesses,      // loads and stores to XIVE pages (HDSI exits, emulated XIVE)
-    l2_ipis_sent,             // IPIs sent to another vCPU (H_IPI or a XIVE trigger store)
-    l2_ipis_skipped_polling,  // wake-ups of a snoozing vCPU: need_resched only, no IPI
-    l2_ipis_received,         // IPIs handled (XICS external, 0x500 by LPCR[MER])
-    l2_set_dec,
-    count_
-};
-const char* counter_name(counter c);
-
-class nested_metrics {
+// An observer of the nested probe (sw/probes/nested_probe.h), bound by the platform: what the
+// software and hardware announce becomes counters, exits by vector and trap, path steps and
+// latencies, and the exit timeline.
+class nested_metrics final : public probe_observer {
 public:
     // units_per_ns: SystemC time-value units per ns (the path recorder's clock).
     explicit nested_metrics(unsigned threads = 0, double units_per_ns = 1000.0)
-        : m_per_thread(threads), m_paths(threads, units_per_ns) {}
+        : m_per_thread(threads), m_paths(threads, units_per_ns), m_get_state_caller(threads) {}
+
+    // probe_observer
+    void on_count(counter c, unsigned thread, uint64_t n) override { add(c, thread, n); }
+    void on_step(unsigned thread, path_step s, uint64_t t) override { m_paths.mark(thread, s, t); }
+    void on_latency(latency_kind k, unsigned thread, uint32_t reason, uint64_t t0, uint64_t t1,
+                    uint64_t skip) override {
+        m_paths.sample(k, thread, reason, t0, t1, skip);
+    }
+    void on_timer_interrupt(unsigned thread, uint64_t edge, uint64_t handler_start) override;
+    void on_get_state_begin(unsigned thread, uint64_t t) override;
+    void on_get_state_end(unsigned thread, uint64_t t) override;
+    void on_hcall(unsigned, uint64_t number) override { add_hcall(number); }
+    void on_exit_vector(unsigned, uint32_t vector) override { add_exit(vector); }
+    void on_guest_exit_tracepoint(unsigned, uint32_t trap) override { add_guest_exit(trap); }
+    void on_run_returned(unsigned thread, double t_s) override { record_exit(t_s, thread); }
 
     void add(counter c, unsigned thread, uint64_t n = 1) {
         m_totals[static_cast<unsigned>(c)] += n;
@@ -114,6 +78,7 @@ private:
     std::map<uint32_t, uint64_t> m_guest_exit_traps;
     std::map<uint64_t, uint64_t> m_hcalls;
     path_recorder m_paths;
+    std::vector<path_step> m_get_state_caller;  // the step a GET_STATE interrupted, per thread
     exit_timeline m_timeline;
 };
 

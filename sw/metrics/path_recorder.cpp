@@ -7,78 +7,8 @@
 
 namespace nestvp {
 
-const char* path_step_name(path_step s) {
-    static const char* const names[] = {"other",
-                                        "L0 hcall entry",
-                                        "L0 read input",
-                                        "L0 load L2 registers",
-                                        "L0 switch to L2",
-                                        "L0 load DEC/HDEC",
-                                        "L0 return to L2",
-                                        "L2 running",
-                                        "L2 interrupt entry",
-                                        "L0 dispatch",
-                                        "L0 exit interrupt",
-                                        "L0 save L2 registers",
-                                        "L0 write output",
-                                        "L0 restore L1",
-                                        "L0 return to L1",
-                                        "L1 parse output",
-                                        "L1 kvmppc_cede",
-                                        "L1 interrupts",
-                                        "L1 DEC policy",
-                                        "L1 kvm_guest_exit trace",
-                                        "L1 handle_exit",
-                                        "L1 set_timer",
-                                        "L1 halt poll",
-                                        "L1 blocked",
-                                        "L1 wake",
-                                        "L1 prepare entry",
-                                        "L1 DTL entry",
-                                        "L1 guest_state_enter",
-                                        "L1 vCPU entry",
-                                        "L1 flush",
-                                        "L1 vCPU exit",
-                                        "L1 guest_state_exit",
-                                        "L1 pass end",
-                                        "L1 exit to VMM",
-                                        "L1 VMM dispatch",
-                                        "L1 KVM_RUN entry",
-                                        "L1 GET_STATE"};
-    static_assert(sizeof(names) / sizeof(names[0]) == path_step_count, "every step has a name");
-    return names[static_cast<unsigned>(s)];
-}
 
-const char* latency_kind_name(latency_kind k) {
-    static const char* const names[] = {"nested_entry_latency_ns",    "nested_exit_latency_ns",
-                                        "l1_handling_latency_ns",     "round_trip_latency_ns",
-                                        "timer_interrupt_latency_ns", "wake_latency_ns",
-                                        "l0_dispatch_latency_ns"};
-    static_assert(sizeof(names) / sizeof(names[0]) == latency_kind_count, "every kind has a name");
-    return names[static_cast<unsigned>(k)];
-}
 
-const char* latency_reason_label(uint32_t reason, char (&buf)[32]) {
-    switch (reason) {
-        case latency_reason::in_l2:
-            return "in L2";
-        case latency_reason::in_l0_l1:
-            return "in L0/L1";
-        case latency_reason::blocked_in_l1:
-            return "blocked in L1";
-        case latency_reason::hrtimer:
-            return "hrtimer";
-        case latency_reason::by_dec:
-            return "by DEC";
-        case latency_reason::by_ipi:
-            return "by IPI";
-        case 0xC00 | latency_reason::cede_flag:
-            return "0xc00 H_CEDE";
-        default:  // an exit vector: its label from papr.h, the one list of names
-            std::snprintf(buf, sizeof(buf), "%s", papr::exit_label(reason).c_str());
-            return buf;
-    }
-}
 
 path_recorder::path_recorder(unsigned vcpus, double units_per_ns)
     : m_log(vcpus), m_units_per_ns(units_per_ns) {

@@ -10,80 +10,10 @@
 #include <vector>
 
 #include "sw/metrics/latency_histogram.h"
+#include "sw/probes/probe_events.h"
 
 namespace nestvp {
 
-enum class path_step : uint8_t {
-    other,  // before the first mark, or older than the log holds
-    // L0 entry: H_GUEST_RUN_VCPU / H_ENTER_NESTED
-    l0_hcall_entry,
-    l0_read_input,
-    l0_load_regs,
-    l0_switch_to_l2,
-    l0_load_timers,
-    l0_return_to_l2,
-    l2_running,
-    l2_interrupt_entry,  // exception entry and the prolog into an L2 handler
-    l0_dispatch,         // L0 dispatches a ceded L1 vCPU again (prod)
-    // L0 exit
-    l0_exit_interrupt,
-    l0_save_regs,
-    l0_write_output,
-    l0_restore_l1,
-    l0_return_to_l1,
-    // L1 run loop (kvmhv_run_single_vcpu)
-    l1_parse_output,
-    l1_cede,
-    l1_interrupts,
-    l1_dec_policy,
-    l1_trace_exit,
-    l1_handle_exit,
-    l1_set_timer,
-    l1_halt_poll,  // cancel-poll: spinning before blocking (kvm_vcpu_halt's polling)
-    l1_blocked,
-    l1_wake,
-    l1_prepare,  // kvmhv_run_single_vcpu up to the guest-state window
-    l1_dtl,
-    l1_guest_state_enter,
-    l1_vcpu_entry,  // kvmhv_p9_guest_entry up to the flush (nestedv1: with the PMU switch)
-    l1_flush,
-    l1_vcpu_exit,  // after the run hcall (nestedv1: with the PMU switch)
-    l1_guest_state_exit,
-    l1_pass_end,
-    l1_vmm_exit,      // KVM_EXIT_MMIO: out of KVM_RUN to the VMM in L1 userspace
-    l1_vmm_dispatch,  // the VMM's handling of the access
-    l1_vmm_entry,     // KVM_RUN back into the run loop
-    l1_get_state,     // one H_GUEST_GET_STATE round trip, inside whichever L1 step needed it
-    count_
-};
-const char* path_step_name(path_step s);
-constexpr unsigned path_step_count = static_cast<unsigned>(path_step::count_);
-
-enum class latency_kind : uint8_t {
-    nested_entry,     // run hcall issued -> L2's first cycle
-    nested_exit,      // L2 trap -> L1 resuming
-    l1_handling,      // L1 resuming -> next run hcall, time blocked left out
-    round_trip,       // L2 trap -> L2 running again, exits that do not block
-    timer_interrupt,  // L2 DEC edge -> L2 timer handler
-    wake,             // L1 hrtimer expiry -> L2 running
-    l0_dispatch,      // a ceded L1 vCPU's DEC or IPI -> L1 running again
-    count_
-};
-const char* latency_kind_name(latency_kind k);  // "nested_entry_latency_ns", ...
-constexpr unsigned latency_kind_count = static_cast<unsigned>(latency_kind::count_);
-
-// Sample keys besides exit vectors.
-namespace latency_reason {
-constexpr uint32_t cede_flag = 0x10000;  // 0xc00 | cede_flag: an H_CEDE exit
-constexpr uint32_t in_l2 = 1;            // timer edge while the vCPU ran in L2
-constexpr uint32_t in_l0_l1 = 2;         // ... while it was in L0 or L1
-constexpr uint32_t blocked_in_l1 = 3;    // ... while it slept in L1 (ceded)
-constexpr uint32_t hrtimer = 4;          // wake latency
-constexpr uint32_t by_dec = 5;           // L0 dispatch: woken by its DEC
-constexpr uint32_t by_ipi = 6;           // ... by an interrupt-controller message
-}  // namespace latency_reason
-// "0x980 HDEC", "0xc00 H_CEDE", "in L2", ...
-const char* latency_reason_label(uint32_t reason, char (&buf)[32]);
 
 class path_recorder {
 public:

@@ -17,6 +17,7 @@
 #include "models/thread_memory_port.h"
 #include "sc_test_guard.h"
 #include "sw/l0/l0_firmware.h"
+#include "sw/metrics/nested_metrics.h"
 #include "sw/papr/gsb_codec.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/papr.h"
@@ -44,11 +45,18 @@ l0_costs test_costs() {
     return k;
 }
 
+nested_probe bound_probe(nested_metrics& m) {
+    nested_probe p;
+    p.bind(&m);
+    return p;
+}
+
 struct l0_bench {
     core c{"core", 3000000000ull, {1.0}, 512000000};
     hardware_thread t{"t", c, 0, {}};
     guest_memory mem{"mem", 1 << 20};
     nested_metrics metrics{1};
+    nested_probe probe = bound_probe(metrics);
     tlm_memory_port l0port{"l0port"};
     l0_firmware l0;
     hcall_target l0_target;
@@ -60,7 +68,7 @@ struct l0_bench {
     uint64_t guest = 0;
 
     explicit l0_bench(const l0_costs& costs = test_costs())
-        : l0(l0port, run_output_policy::powervm, costs, metrics), l0_target("l0", l0) {
+        : l0(l0port, run_output_policy::powervm, costs, probe), l0_target("l0", l0) {
         t.hcall_socket.bind(l0_target.socket);
         l0_target.threads.bind(t);
         l0port.socket.bind(mem.socket);
