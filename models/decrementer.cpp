@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/log.h"
+
 namespace nestvp {
 
 decrementer::decrementer(const sc_core::sc_module_name& name, time_base& tb, unsigned dec_bits)
@@ -22,6 +24,9 @@ uint64_t decrementer::raw_at(uint64_t tick) const {
 }
 
 void decrementer::write(uint64_t value) {
+    NESTVP_LOG(
+        log::module::timer, log::level::debug,
+        name() << ": DEC <- 0x" << std::hex << value << std::dec << " (" << width() << " bits)");
     // §2.1: writes are truncated to the width in force; an LD=0 write loads the low 32 bits
     // zero-extended into the dec_bits-wide counter (§7.2 choice).
     const uint64_t now = m_tb.ticks();
@@ -76,6 +81,9 @@ void decrementer::start_of_simulation() {
 }
 
 void decrementer::on_edge() {
+    if (m_edges.fired())
+        NESTVP_LOG(log::module::timer, log::level::debug,
+                   name() << ": DEC edge, " << (pending() ? "pending" : "not pending"));
     // An early wake-up left by a rewrite to a later edge changes nothing: no notification.
     if (m_edges.fired()) notify_changed();
     reschedule();

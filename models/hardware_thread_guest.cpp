@@ -2,6 +2,8 @@
 // run-ahead offset handed between the two contexts (docs/hardware-thread.md).
 #include "models/hardware_thread.h"
 
+#include "models/log.h"
+
 #include "models/local_time.h"
 
 namespace nestvp {
@@ -9,6 +11,8 @@ namespace nestvp {
 trap_info hardware_thread::enter(sw_context& guest) {
     settle();
     // hrfid into the guest: HSRR0/1 <- its NIA and MSR (L-kvm enters guests this way, §4.3).
+    NESTVP_LOG(log::module::thread, log::level::debug,
+               name() << ": enter " << guest.name << " at 0x" << std::hex << guest.nia);
     m_guest = &guest;
     m_irq.set_srr(guest.srr0, guest.srr1);
     m_irq.set_hsrr(guest.nia, guest.msr);
@@ -30,6 +34,9 @@ trap_info hardware_thread::enter(sw_context& guest) {
 
 void hardware_thread::guest_trap(const trap_info& t) {
     sw_context* me = m_guest;
+    NESTVP_LOG(log::module::thread, log::level::debug,
+               name() << ": " << me->name << " traps, vector 0x" << std::hex << t.vector << " at 0x"
+                      << t.nia);
     me->nia = t.nia;
     me->msr = t.msr;
     me->srr0 = m_irq.srr0();

@@ -2,6 +2,8 @@
 // trap to the hypervisor (timer-facilities.md §4.3, §3).
 #include "models/hardware_thread.h"
 
+#include "models/log.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -21,6 +23,9 @@ void hardware_thread::dispatch_interrupt() {
     // PPR (Linux: the exception prolog's PPR save and HMT_MEDIUM, exceptions-64s.S; an L0 saves
     // a partition's PPR with the rest of its state). So a snoozing thread's handler, and L0 and
     // L1 after its trap, run at normal priority.
+    NESTVP_LOG(log::module::thread, log::level::debug,
+               name() << ": interrupt 0x" << std::hex << *v << std::dec << " at L"
+                      << static_cast<unsigned>(m_level));
     const bool saved_low = m_core.is_low_priority(m_index);
     if (saved_low) set_low_priority(false);
     if (m_level == context_level::l2 && is_hypervisor_vector(*v)) {

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/log.h"
+
 namespace nestvp {
 
 hypervisor_decrementer::hypervisor_decrementer(const sc_core::sc_module_name& name, time_base& tb,
@@ -41,6 +43,8 @@ void hypervisor_decrementer::sync_slow() {
 }
 
 void hypervisor_decrementer::write(uint64_t value) {
+    NESTVP_LOG(log::module::timer, log::level::debug,
+               name() << ": HDEC <- 0x" << std::hex << value << std::dec);
     sync_slow();  // m_synced up to now: the crossings after it follow the new m_next
     const uint64_t now = m_tb.ticks();
     const bool was_negative = msb_set(raw_at(now), m_bits);
@@ -90,6 +94,7 @@ void hypervisor_decrementer::start_of_simulation() {
 
 void hypervisor_decrementer::on_edge() {
     const bool crossing = m_edges.fired();
+    if (crossing) NESTVP_LOG(log::module::timer, log::level::debug, name() << ": HDEC edge");
     sync();
     // An early wake-up left by a rewrite to a later value changes nothing: no notification.
     if (crossing) notify_changed();

@@ -1,11 +1,16 @@
 #include "models/log.h"
 
+#include <cstdio>
+
 #include <systemc>
+
+#include "models/local_time.h"
 
 namespace nestvp::log {
 
 namespace {
 const char* const module_names[] = {"timer", "thread", "l0", "l1", "l2"};
+std::string g_prefix;
 const char* const module_types[] = {"nestvp/timer", "nestvp/thread", "nestvp/l0", "nestvp/l1",
                                     "nestvp/l2"};
 static_assert(sizeof(module_names) / sizeof(module_names[0]) == module_count, "names");
@@ -14,7 +19,7 @@ static_assert(sizeof(module_names) / sizeof(module_names[0]) == module_count, "n
 void set_level(module m, level l) {
     detail::g_levels[static_cast<unsigned>(m)] = l;
     // SC_DEBUG messages print only when the handler's verbosity reaches them.
-    if (l == level::debug) sc_core::sc_report_handler::set_verbosity_level(sc_core::SC_DEBUG);
+    if (l >= level::debug) sc_core::sc_report_handler::set_verbosity_level(sc_core::SC_DEBUG);
 }
 
 bool apply(const std::string& setting, std::string& error) {
@@ -31,8 +36,10 @@ bool apply(const std::string& setting, std::string& error) {
         l = level::info;
     else if (value == "debug")
         l = level::debug;
+    else if (value == "trace")
+        l = level::trace;
     else {
-        error = "level '" + value + "': expected off, info or debug";
+        error = "level '" + value + "': expected off, info, debug or trace";
         return false;
     }
     bool found = false;
@@ -58,9 +65,16 @@ const char* msg_type(module m) {
     return module_types[static_cast<unsigned>(m)];
 }
 
+void set_prefix(const std::string& prefix) {
+    g_prefix = prefix;
+}
+
 void emit(module m, level l, const std::string& text) {
-    SC_REPORT_INFO_VERB(msg_type(m), text.c_str(),
-                        l == level::debug ? sc_core::SC_DEBUG : sc_core::SC_MEDIUM);
+    char at[40];
+    std::snprintf(at, sizeof(at), "%.6f ms ", local_time::now().to_seconds() * 1e3);
+    const std::string line = g_prefix + at + text;
+    SC_REPORT_INFO_VERB(msg_type(m), line.c_str(),
+                        l >= level::debug ? sc_core::SC_DEBUG : sc_core::SC_MEDIUM);
 }
 
 }  // namespace nestvp::log

@@ -8,6 +8,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/cli/log_options.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/child_procs.h"
 #include "platforms/report/interrupt.h"
@@ -32,7 +33,9 @@ const char* const k_help =
     "  --json OUT         write {\"a\": run, \"b\": run, \"difference_pct\": {...}}\n"
     "  --plot DIR         write latency CDFs and breakdowns (both sides per figure) and the\n"
     "                     exit rate per vCPU of each side\n"
-    "  -j N               run at most N sides at once (default: the number of cores)\n"
+    "  -j N               run at most N sides at once (default: the number of "
+    "cores)\n" NESTVP_LOG_OPTION_HELP
+    "                         (each line begins with its side, a: or b:)\n"
     "  --quiet            no progress messages\n"
     "  --help             this text\n"
     "\n"
@@ -93,10 +96,13 @@ int compare_main(int argc, char** argv) {
     cli.value("--plot", plot_dir);
     cli.value("-j,--jobs", jobs_text);
     cli.flag("-q,--quiet", quiet);
+    std::vector<std::string> logs;
+    cli.list("--log", logs);
     std::string file_a, file_b;
     unsigned jobs = 0;
     try {
         if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
+        apply_log_options("compare", logs);
         if (files.empty() || files.size() > 2)
             throw usage_error("nestvp compare: expected one or two platform files, got " +
                               std::to_string(files.size()));
@@ -176,6 +182,7 @@ int compare_main(int argc, char** argv) {
                       {"--json", tmp + "/" + side[i] + ".json", "--quiet", "--no-file-outputs"});
         if (!plot_dir.empty())
             j.argv.insert(j.argv.end(), {"--plot-data", tmp + "/" + side[i] + ".plot"});
+        add_child_log_args(j.argv, logs, side[i]);
         j.argv.insert(j.argv.end(), {"--progress-file", tmp + "/" + side[i] + ".progress"});
         j.stderr_path = tmp + "/" + side[i] + ".err";
     }
@@ -186,6 +193,8 @@ int compare_main(int argc, char** argv) {
         cj, jobs, [] { return stop_requested(); },
         [&](size_t i, int code) { progress.done(i, code); }, [&] { progress.tick(); });
     progress.finish();
+    if (!logs.empty())
+        for (const auto& j : cj) forward_child_logs(j.stderr_path);
     int rc = exit_ok;
     run_record rec[2];
     bool have[2] = {false, false}, alone = false;

@@ -6,6 +6,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/cli/log_options.h"
 #include "platforms/cli/plan_runner.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/child_procs.h"
@@ -34,7 +35,9 @@ const char* const k_help =
     "  --set KEY=VALUE      override a key at every run (repeatable; not run.outputs.*)\n"
     "  -j N                 run at most N points at once (default: the number of cores)\n"
     "  --csv OUT            one row per cell (default: stdout)\n"
-    "  --plot DIR           heatmaps: policy-map-throughput, -timer_p99, -exits (.gp, .svg)\n"
+    "  --plot DIR           heatmaps: policy-map-throughput, -timer_p99, -exits (.gp, "
+    ".svg)\n" NESTVP_LOG_OPTION_HELP
+    "                         (each line begins with its point: point i:)\n"
     "  --quiet              no progress messages\n"
     "  --help               this text\n"
     "\n"
@@ -62,10 +65,13 @@ int policy_map_main(int argc, char** argv) {
     cli.value("--csv", csv_out);
     cli.value("--plot", plot_dir);
     cli.flag("-q,--quiet", quiet);
+    std::vector<std::string> logs;
+    cli.list("--log", logs);
     sweep_plan plan;
     unsigned jobs = 0;
     try {
         if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
+        apply_log_options("policy-map", logs);
         if (files.size() != 1)
             throw usage_error("nestvp policy-map: expected one platform file, got " +
                               std::to_string(files.size()));
@@ -111,7 +117,7 @@ int policy_map_main(int argc, char** argv) {
         !prepare_plot_dir("policy-map", plot_dir))
         return exit_usage;
     std::vector<std::optional<run_record>> pts;
-    int rc = run_plan_locally("policy-map", plan, jobs, quiet, pts);
+    int rc = run_plan_locally("policy-map", plan, jobs, quiet, pts, logs);
     if (rc == exit_interrupted) rc = exit_ok;
     policy_map m;
     bool analysed = true;

@@ -15,6 +15,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/cli/log_options.h"
 #include "platforms/config/param_schema.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/config_json.h"
@@ -47,9 +48,8 @@ const char* const k_help =
     "  --trace-window S:E     limit the trace to simulated seconds S..E (E may be empty)\n"
     "  --dump-config          print the merged configuration with every default, do not run\n"
     "  --from RECORD.json     re-run a record (its platform file and settings; its merged\n"
-    "                         configuration if the file changed) and check it reproduces\n"
-    "  --log MODULE=LEVEL     log on stderr: MODULE timer, thread, l0, l1, l2 or all; LEVEL\n"
-    "                         off, info or debug (repeatable; l1=debug: one line per exit)\n"
+    "                         configuration if the file changed) and check it "
+    "reproduces\n" NESTVP_LOG_OPTION_HELP
     "  --quiet                no progress line on stderr\n"
     "  --no-file-outputs      ignore the file's run.outputs.* (sweep and compare points use it)\n"
     "  --help                 this text\n"
@@ -61,15 +61,6 @@ const char* const k_help =
     "aside): the first field is named.\n";
 
 // Log lines (models/log.h) go to stderr, so stdout keeps only the table or the record.
-void report_to_stderr(const sc_core::sc_report& r, const sc_core::sc_actions& a) {
-    if (r.get_severity() == sc_core::SC_INFO &&
-        std::string(r.get_msg_type()).rfind("nestvp/", 0) == 0) {
-        std::fprintf(stderr, "%s: %s\n", r.get_msg_type(), r.get_msg());
-        return;
-    }
-    sc_core::sc_report_handler::default_handler(r, a);
-}
-
 std::string stem_of(const std::string& path) {
     std::string s = path.substr(path.find_last_of('/') + 1);
     const auto dot = s.rfind('.');
@@ -78,7 +69,7 @@ std::string stem_of(const std::string& path) {
 
 struct run_args {
     std::vector<std::string> files, sets;
-    std::string json, csv, plot, plot_data, progress_file, trace, trace_window, from;
+    std::string json, csv, plot, plot_data, progress_file, trace, trace_window, from, log_prefix;
     std::vector<std::string> logs;
     bool no_file_outputs = false, dump_config = false, quiet = false;
 };
@@ -144,17 +135,15 @@ int run_main(int argc, char** argv) {
     cli.flag("--dump-config", pa.dump_config);
     cli.value("--from", pa.from);
     cli.list("--log", pa.logs);
+    cli.value("--log-prefix", pa.log_prefix);  // internal: sweep's and compare's children
     cli.flag("-q,--quiet", pa.quiet);
     settings_list settings;
     platform_config cfg, recorded_cfg;
     from_record from;
     try {
         if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
-        for (const auto& l : pa.logs) {
-            std::string why;
-            if (!log::apply(l, why)) throw usage_error("nestvp run: --log " + l + ": " + why);
-        }
-        if (!pa.logs.empty()) sc_core::sc_report_handler::set_handler(report_to_stderr);
+        apply_log_options("run", pa.logs);
+        log::set_prefix(pa.log_prefix);
         const bool rerun = !pa.from.empty();
         if (rerun) {
             if (!pa.files.empty() || !pa.sets.empty())

@@ -11,6 +11,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/cli/log_options.h"
 #include "platforms/config/stim_file.h"
 #include "platforms/runner/stim_runner.h"
 
@@ -25,7 +26,8 @@ std::string help_text() {
     for (const auto& i : nestvp::timer_impls()) h += " " + i;
     return h +
            ")\n"
-           "  --trace FILE   write a VCD of the timer unit (rtl and lockstep)\n"
+           "  --trace FILE   write a VCD of the timer unit (rtl and "
+           "lockstep)\n" NESTVP_LOG_OPTION_HELP
            "  --help         this text\n\n"
            "Exit codes: 0 ok, 1 run failure or output not written, 2 bad file or options.\n";
 }
@@ -37,8 +39,11 @@ int run(int argc, char** argv) {
     cli.positionals(files);
     cli.value("--impl", impl);
     cli.value("--trace", trace);
+    std::vector<std::string> logs;
+    cli.list("--log", logs);
     try {
         if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
+        nestvp::apply_log_options("stim", logs);
         if (files.empty())
             throw nestvp::usage_error("nestvp stim: missing FILE (see 'nestvp stim --help')");
         if (files.size() > 1)

@@ -9,6 +9,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/cli/log_options.h"
 #include "platforms/cli/plan_runner.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/child_procs.h"
@@ -35,7 +36,9 @@ const char* const k_help =
     "  --plot DIR            write one line chart per metric against the first grid key\n"
     "  --emit-jobs DIR       do not run: write DIR/jobs.txt (one shell command per point,\n"
     "                        each writing DIR/point-NNNN.json) and DIR/sweep.json; run the\n"
-    "                        lines with GNU parallel or a Slurm array, then 'nestvp merge DIR'\n"
+    "                        lines with GNU parallel or a Slurm array, then 'nestvp merge "
+    "DIR'\n" NESTVP_LOG_OPTION_HELP
+    "                         (each line begins with its point: point i:)\n"
     "  --quiet               no progress messages\n"
     "  --help                this text\n"
     "\n"
@@ -56,10 +59,13 @@ int sweep_main(int argc, char** argv) {
     cli.value("--plot", plot_dir);
     cli.value("--emit-jobs", emit_dir);
     cli.flag("-q,--quiet", quiet);
+    std::vector<std::string> logs;
+    cli.list("--log", logs);
     sweep_plan plan;
     unsigned jobs = 0;
     try {
         if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
+        apply_log_options("sweep", logs);
         if (files.size() != 1)
             throw usage_error("nestvp sweep: expected one platform file, got " +
                               std::to_string(files.size()));
@@ -90,7 +96,7 @@ int sweep_main(int argc, char** argv) {
     // The local sweep runs exactly the commands --emit-jobs would write, into a temp dir,
     // and reads the points back the way merge does: both paths give the same CSV.
     std::vector<std::optional<run_record>> pts;
-    int rc = run_plan_locally("sweep", plan, jobs, quiet, pts);
+    int rc = run_plan_locally("sweep", plan, jobs, quiet, pts, logs);
     if (rc == exit_interrupted) rc = exit_ok;
     if (!write_sweep_results("sweep", plan, pts, csv_out, plot_dir, jobs)) rc = exit_failure;
     if (stop_requested()) {

@@ -6,6 +6,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/cli/log_options.h"
 #include "platforms/cli/plan_runner.h"
 #include "platforms/config/param_schema.h"
 #include "platforms/config/platform_loader.h"
@@ -45,7 +46,9 @@ const char* const k_help =
     "  --plot DIR        a tornado chart (.gp, .svg) per ratio and per exit, arithoh and GET_STATE "
     "count\n"
     "  --emit-jobs DIR   do not run: write DIR/jobs.txt and DIR/sweep.json; run the lines with\n"
-    "                    GNU parallel or a Slurm array, then 'nestvp merge DIR'\n"
+    "                    GNU parallel or a Slurm array, then 'nestvp merge "
+    "DIR'\n" NESTVP_LOG_OPTION_HELP
+    "                         (each line begins with its point: point i:)\n"
     "  --quiet           no progress messages\n"
     "  --help            this text\n"
     "\n"
@@ -100,10 +103,13 @@ int uncertainty_main(int argc, char** argv) {
     cli.value("--plot", plot_dir);
     cli.value("--emit-jobs", emit_dir);
     cli.flag("-q,--quiet", quiet);
+    std::vector<std::string> logs;
+    cli.list("--log", logs);
     sweep_plan plan;
     unsigned jobs = 0;
     try {
         if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
+        apply_log_options("uncertainty", logs);
         if (files.size() != 1)
             throw usage_error("nestvp uncertainty: expected one platform file, got " +
                               std::to_string(files.size()));
@@ -193,7 +199,7 @@ int uncertainty_main(int argc, char** argv) {
         !prepare_plot_dir("uncertainty", plot_dir))
         return exit_usage;
     std::vector<std::optional<run_record>> pts;
-    int rc = run_plan_locally("uncertainty", plan, jobs, quiet, pts);
+    int rc = run_plan_locally("uncertainty", plan, jobs, quiet, pts, logs);
     if (rc == exit_interrupted) rc = exit_ok;
     if (!write_uncertainty_results("uncertainty", plan, pts, csv_out, json_out, points_csv,
                                    plot_dir, jobs))

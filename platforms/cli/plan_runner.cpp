@@ -8,6 +8,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/cli/log_options.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/report/child_procs.h"
 #include "platforms/report/interrupt.h"
@@ -45,7 +46,8 @@ void check_plan_points(const char* cmd, const sweep_plan& plan,
 }
 
 int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, bool quiet,
-                     std::vector<std::optional<run_record>>& pts) {
+                     std::vector<std::optional<run_record>>& pts,
+                     const std::vector<std::string>& logs) {
     std::string tmp;
     try {
         tmp = make_temp_dir(std::string("nestvp-") + cmd);
@@ -58,6 +60,7 @@ int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, boo
     for (size_t i = 0; i < cj.size(); ++i) {
         cj[i].argv = plan.point_argv(self_exe_path(), i, tmp + "/" + point_file_name(i));
         cj[i].stderr_path = tmp + "/" + point_file_name(i) + ".err";
+        add_child_log_args(cj[i].argv, logs, "point " + std::to_string(i));
         cj[i].argv.insert(cj[i].argv.end(),
                           {"--progress-file", tmp + "/" + point_file_name(i) + ".progress"});
     }
@@ -69,6 +72,8 @@ int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, boo
         cj, jobs, [] { return stop_requested(); },
         [&](size_t i, int code) { progress.done(i, code); }, [&] { progress.tick(); });
     progress.finish();
+    if (!logs.empty())
+        for (const auto& j : cj) forward_child_logs(j.stderr_path);
     int rc = exit_ok;
     std::vector<child_end> ends(codes.size());
     for (size_t i = 0; i < codes.size(); ++i) {

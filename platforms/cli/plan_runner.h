@@ -25,8 +25,11 @@ void check_plan_points(const char* cmd, const sweep_plan& plan,
 // the way `merge` does; a failed point is reported ("nestvp <cmd>: point i failed ...") and left
 // empty in `pts`. Returns exit_ok, exit_failure (a point failed or the folder could not be made)
 // or exit_interrupted.
+// `logs`: each point runs with these --log settings, its lines prefixed "point i: " and copied
+// to stderr when it ends (platforms/cli/log_options.h).
 int run_plan_locally(const char* cmd, const sweep_plan& plan, unsigned jobs, bool quiet,
-                     std::vector<std::optional<run_record>>& pts);
+                     std::vector<std::optional<run_record>>& pts,
+                     const std::vector<std::string>& logs = {});
 
 // --emit-jobs DIR: writes DIR/jobs.txt and DIR/sweep.json and says how to run them. Returns an
 // exit code.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/log.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/hv_guest_state.h"
 #include "sw/papr/nested_pt_regs.h"
@@ -66,6 +67,9 @@ void l0_firmware::charge_buffer(hv_thread_if& t, uint64_t elements, uint64_t byt
 }
 
 void l0_firmware::hcall(hv_thread_if& t, hcall_frame& f) {
+    NESTVP_LOG(log::module::l0, log::level::debug,
+               "thread " << t.id() << ": hcall 0x" << std::hex << f.r[3] << " ("
+                         << papr::hcall_name(f.r[3]) << ")");
     const bool run = f.r[3] == papr::H_GUEST_RUN_VCPU || f.r[3] == papr::H_ENTER_NESTED;
     if (run) mark(t, path_step::l0_hcall_entry);
     m_probe.count(counter::l0_hcalls, t.id());
@@ -103,6 +107,9 @@ void l0_firmware::h_guest_state_hcall(hv_thread_if& t, hcall_frame& f) {
         m_probe.count(counter::l0_set_state, t.id());
         cost = m_costs.set_state.cycles;
     }
+    NESTVP_LOG(log::module::l0, log::level::debug,
+               "thread " << t.id() << ": " << papr::hcall_name(op) << " -> " << r.r3 << ", "
+                         << r.elements_in << " GSB elements in, " << r.elements_out << " out");
     m_probe.count(counter::l0_gsb_elements_in, t.id(), r.elements_in);
     m_probe.count(counter::l0_gsb_elements_out, t.id(), r.elements_out);
     t.charge(cost +
@@ -139,8 +146,7 @@ void l0_firmware::h_cede(hv_thread_if& t, hcall_frame& f) {
     t.set_active(true);
     t.charge(m_costs.prod.cycles);
     m_probe.latency(latency_kind::l0_dispatch, t.id(),
-                             by_dec ? latency_reason::by_dec : latency_reason::by_ipi, woken,
-                             t.step_time());
+                    by_dec ? latency_reason::by_dec : latency_reason::by_ipi, woken, t.step_time());
     f.r[3] = papr::H_SUCCESS;
 }
 
@@ -252,6 +258,9 @@ void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
     mark(t, path_step::l0_write_output);
     const hcall_result out = m_table.end_run(guest, vcpu, trap.vector, m_policy, m_memory);
     m_probe.count(counter::l0_gsb_elements_out, t.id(), out.elements_out);
+    NESTVP_LOG(log::module::l0, log::level::debug,
+               "thread " << t.id() << ": L2 exit 0x" << std::hex << trap.vector << std::dec << ", "
+                         << out.elements_out << " GSB elements in the run output");
     charge_buffer(t, out.elements_out, out.bytes_out);
     restore_l1(t, timing, l1);
     m_probe.exit_vector(t.id(), trap.vector);

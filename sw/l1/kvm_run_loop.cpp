@@ -25,8 +25,7 @@ std::string exit_text(uint32_t reason) {
 
 kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
                            const dec_policy& policy, memory_port& mem, const vcpu_buffers& buffers,
-                           const l1_costs& costs, nested_probe& probe,
-                           const l2_vcpu_setup& setup)
+                           const l1_costs& costs, nested_probe& probe, const l2_vcpu_setup& setup)
     : m_cpu(cpu),
       m_guest(guest),
       m_policy(policy),
@@ -299,8 +298,7 @@ void kvm_run_loop::run_single_vcpu() {
         }
     }
     NESTVP_LOG(log::module::l1, log::level::debug,
-               "vcpu " << m_vcpu.id << " at " << m_cpu.cpu().now_seconds() * 1e3
-                       << " ms: " << exit_text(reason) << "; DEC "
+               "vcpu " << m_vcpu.id << ": " << exit_text(reason) << "; DEC "
                        << (!was_queued         ? "not queued"
                            : m_vcpu.dec_queued ? "queued, kept (" + m_policy.name() + ")"
                                                : "queued, dequeued (" + m_policy.name() + ")")

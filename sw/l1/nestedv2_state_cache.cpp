@@ -3,14 +3,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/log.h"
 #include "sw/papr/gsb_codec.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/papr.h"
 
 namespace nestvp {
 
-nestedv2_state_cache::nestedv2_state_cache(cpu_if& thread, memory_port& mem,
-                                           nested_probe& probe, const l1_gsb_costs& costs)
+nestedv2_state_cache::nestedv2_state_cache(cpu_if& thread, memory_port& mem, nested_probe& probe,
+                                           const l1_gsb_costs& costs)
     : m_thread(thread),
       m_mem(mem),
       m_probe(probe),
@@ -40,6 +41,9 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     // Member scratch, never a local: the hcall and the charge below may suspend this coroutine,
     // and one still suspended when the simulation ends is never unwound (its heap would leak).
     m_probe.get_state_begin(m_thread.id(), m_thread.step_time());
+    NESTVP_LOG(log::module::l1, log::level::trace,
+               "vcpu " << m_vcpu << ": GET_STATE " << gsb_id_string(id)
+                       << (m_in_window ? " (inside the guest-state window)" : ""));
     gsb_builder& req = m_req;
     req.clear();
     req.add_request(id);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/log.h"
 #include "models/power_insn.h"
 #include "sw/common/event_spacing.h"
 #include "sw/papr/papr.h"
@@ -288,7 +289,12 @@ void l2_kernel::idle_loop() {
         m_thread.set_nia(nia_idle);
         exec(m_costs.idle_enter.cycles);
         const uint64_t start = mftb();
-        if (select_idle_state(start) == idle_state::snooze)
+        const idle_state pick = select_idle_state(start);
+        NESTVP_LOG(log::module::l2, log::level::debug,
+                   "vcpu " << m_params.vcpu << ": idle, "
+                           << (pick == idle_state::snooze ? "snooze" : "Shared Cede")
+                           << ", last idle " << m_last_idle_us << " us");
+        if (pick == idle_state::snooze)
             snooze(start);
         else
             cede(start);

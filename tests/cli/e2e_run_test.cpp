@@ -529,5 +529,50 @@ TEST(CliE2E, ParamsShowAPlatformsValues) {
     EXPECT_NE(cal.out.find("[calibrated on arithoh_count, cancel]"), std::string::npos) << cal.out;
 }
 
+// Every module logs with the simulated time and its name; compare's and sweep's children name
+// their side or point. A line "nestvp/MOD: [prefix]T ms ..." with T a number.
+bool has_timed_line(const std::string& err, const std::string& module, const std::string& prefix) {
+    const std::string head = "nestvp/" + module + ": " + prefix;
+    for (size_t at = err.find(head); at != std::string::npos; at = err.find(head, at + 1)) {
+        const size_t t = at + head.size();
+        char* end = nullptr;
+        std::strtod(err.c_str() + t, &end);
+        if (end != err.c_str() + t && std::string(end).rfind(" ms ", 0) == 0) return true;
+    }
+    return false;
+}
+
+TEST(CliE2E, LogEveryModuleWithSimulatedTimeAndChildPrefixes) {
+    const std::string d = test::fresh_dir("log_modules");
+    const test::cmd_result run =
+        run_cmd(nestvp({"run", k_ref, "--quiet", "--set", "run.duration_s=0.002", "--log",
+                        "l0=debug", "--log", "timer=debug", "--log", "l2=debug", "--log",
+                        "thread=debug", "--log", "l1=trace"}),
+                d);
+    ASSERT_EQ(run.code, 0) << run.err;
+    for (const char* m : {"l0", "timer", "l2", "thread", "l1"})
+        EXPECT_TRUE(has_timed_line(run.err, m, "")) << m << "\n" << run.err.substr(0, 2000);
+    EXPECT_NE(run.err.find("GET_STATE"), std::string::npos);  // l1=trace: each GET_STATE
+    EXPECT_NE(run.err.find(": idle, "), std::string::npos);   // l2: the idle choice
+    const test::cmd_result cmp =
+        run_cmd(nestvp({"compare", k_ref, "--quiet", "--set", "run.duration_s=0.002", "--vs",
+                        "l1.dec_policy=no-cancel", "--log", "l1=debug"}),
+                d);
+    ASSERT_EQ(cmp.code, 0) << cmp.err;
+    EXPECT_TRUE(has_timed_line(cmp.err, "l1", "a: "));
+    EXPECT_TRUE(has_timed_line(cmp.err, "l1", "b: "));
+    const test::cmd_result sw =
+        run_cmd(nestvp({"sweep", k_ref, "--quiet", "--set", "run.duration_s=0.002", "--grid",
+                        "l1.hz=100,250", "--log", "l0=debug"}),
+                d);
+    ASSERT_EQ(sw.code, 0) << sw.err;
+    EXPECT_TRUE(has_timed_line(sw.err, "l0", "point 0: "));
+    EXPECT_TRUE(has_timed_line(sw.err, "l0", "point 1: "));
+    const test::cmd_result bad =
+        run_cmd(nestvp({"sweep", k_ref, "--grid", "l1.hz=100", "--log", "l7=debug"}), d);
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("nestvp sweep: --log l7=debug: module 'l7'"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace nestvp
