@@ -1,9 +1,16 @@
-# nestvp_add_test(NAME name SOURCES ... LIBS ... [SYSTEMC])
+# nestvp_add_test(NAME name SOURCES ... LIBS ... [SYSTEMC] [TIMEOUT seconds])
 # One executable; every TEST becomes its own ctest entry (gtest_discover_tests), so each
 # SystemC TEST gets a fresh kernel. SYSTEMC tests link the sc_main that turns SystemC
 # warnings and errors into test failures.
+# Every entry gets a TIMEOUT (docs/testing.md, "Timeouts"): by default
+# nestvp_default_test_timeout, sized for the ASan Debug build (`make asan`, 5-10x slower than
+# Release), where the slowest TEST of the default class runs well under a minute.
+set(nestvp_default_test_timeout 600)
 function(nestvp_add_test)
-    cmake_parse_arguments(T "SYSTEMC" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
+    cmake_parse_arguments(T "SYSTEMC" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+    if(NOT T_TIMEOUT)
+        set(T_TIMEOUT ${nestvp_default_test_timeout})
+    endif()
     add_executable(${T_NAME} ${T_SOURCES})
     if(T_SYSTEMC)
         target_link_libraries(${T_NAME} PRIVATE nestvp_sc_test_main ${T_LIBS} GTest::gtest)
@@ -18,6 +25,7 @@ function(nestvp_add_test)
         NESTVP_SOURCE_DIR="${PROJECT_SOURCE_DIR}" NESTVP_BINARY_DIR="${PROJECT_BINARY_DIR}")
     gtest_discover_tests(${T_NAME}
         PROPERTIES ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1" LABELS "${T_LABELS}"
+                   TIMEOUT ${T_TIMEOUT}
         DISCOVERY_TIMEOUT 60)
 endfunction()
 
