@@ -24,9 +24,17 @@ function(nestvp_add_test)
     target_compile_definitions(${T_NAME} PRIVATE
         NESTVP_SOURCE_DIR="${PROJECT_SOURCE_DIR}" NESTVP_BINARY_DIR="${PROJECT_BINARY_DIR}")
     gtest_discover_tests(${T_NAME}
-        PROPERTIES ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1" LABELS "${T_LABELS}"
-                   TIMEOUT ${T_TIMEOUT}
+        PROPERTIES ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"
         DISCOVERY_TIMEOUT 60)
+    # LABELS and TIMEOUT from a file ctest reads after the discovered list (${T_NAME}_TESTS):
+    # gtest_discover_tests flattens a property list, so "a;b" used to lose its second label and
+    # shift any property after it off its value.
+    set(props ${CMAKE_CURRENT_BINARY_DIR}/${T_NAME}_properties.cmake)
+    file(WRITE ${props} "if(${T_NAME}_TESTS)\n"
+        "  set_tests_properties(\${${T_NAME}_TESTS} PROPERTIES LABELS \"${T_LABELS}\"\n"
+        "                      TIMEOUT ${T_TIMEOUT})\n"
+        "endif()\n")
+    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${props})
 endfunction()
 
 # nestvp_glob_library(name DIRS d1 d2 ... LIBS l1 l2 ...): a static library of every .cpp
