@@ -199,7 +199,15 @@ def run_tests(build_dir, tests, jobs, timeout):
     return False, None, stop["slowest"]
 
 
+def interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main():
+    # Ctrl-C or a kill undoes the mutant in the scratch tree (the finally below), also when
+    # started in the background, where SIGINT would otherwise be ignored.
+    signal.signal(signal.SIGINT, interrupt)
+    signal.signal(signal.SIGTERM, interrupt)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", default=os.path.join(ROOT, "build-mutation"))
     ap.add_argument("--jobs", type=int, default=2)
