@@ -12,7 +12,8 @@ else
 PGO_FLAGS = -DNESTVP_PGO=OFF
 endif
 
-.PHONY: all deps configure build run test bench bench-campaign bench-long asan fuzz fuzz-run coverage format clean
+.PHONY: all deps configure build run test bench bench-campaign bench-long asan fuzz fuzz-run coverage \
+	mutation format clean
 
 all: build
 
@@ -77,11 +78,19 @@ coverage: deps
 	@cmake --build $(COV_BUILD) -j$(JOBS) --target nestvp timer_conformance rtl_differential
 	@scripts/rtl-coverage.sh $(COV_BUILD) $(JOBS)
 
+# C++ mutation testing of the timer and interrupt-delivery models (scripts/mutants.py) against
+# the timer and RTL tests, in a scratch copy of the tree and its own build folder (Release, no
+# LTO, no PGO); never writes the checkout (docs/testing.md, "Mutation").
+MUTATION_DIR ?= build-mutation
+mutation: deps
+	@python3 scripts/mutation.py --dir $(MUTATION_DIR) --jobs 2
+
 format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) $(BUILD).pgo-gen $(BUILD).pgo-data build-asan $(FUZZ_BUILD) $(COV_BUILD)
+	rm -rf $(BUILD) $(BUILD).pgo-gen $(BUILD).pgo-data build-asan $(FUZZ_BUILD) $(COV_BUILD) \
+		$(MUTATION_DIR)
 
 # The real nested stack from Debian's archive (L0 QEMU 10 TCG, L1 Debian 6.12 with KVM-HV, L2):
 # images and both kvm-hv.ko builds in build-realstack/. Never part of `make test`; runs go

@@ -3,8 +3,6 @@
 // deliverable_event() wakes at the exact tick, with no per-tick process.
 #include <gtest/gtest.h>
 
-#include <vector>
-
 #include "sc_test_guard.h"
 #include "timer_rig.h"
 
@@ -12,29 +10,6 @@ namespace nestvp::test {
 namespace {
 
 class Choice : public ::testing::TestWithParam<std::string> {};
-
-// Records the tick of every wake-up on deliverable_event() at which something is deliverable.
-struct waiter : sc_core::sc_module {
-    SC_HAS_PROCESS(waiter);
-    waiter(const sc_core::sc_module_name& n, rig& r) : sc_core::sc_module(n), m_r(r) {
-        SC_THREAD(run);
-    }
-    std::vector<std::pair<uint64_t, uint32_t>> seen;
-    unsigned wakeups = 0;
-
-private:
-    void run() {
-        for (;;) {
-            wait(m_r.ic.deliverable_event());
-            ++wakeups;
-            if (auto v = m_r.ic.pending_vector()) {
-                seen.emplace_back(m_r.now(), *v);
-                m_r.ic.take(0);
-            }
-        }
-    }
-    rig& m_r;
-};
 
 // Vector 17: clearing LD re-evaluates at once; the wrap in the new width is scheduled too.
 TEST_P(Choice, LdToggleReevaluatesAndReschedules) {
@@ -53,8 +28,10 @@ TEST_P(Choice, LdToggleReevaluatesAndReschedules) {
     EXPECT_EQ(r.mf(spr::dec), 0x7FFFFFFFu);
 }
 
-// Vector 17 through the event path: the LD write wakes a waiting thread at that tick.
-TEST_P(Choice, LdToggleWakesWaiter) {
+// Vector 17 through the event path, LD 1 -> 0: the value turns negative in 32 bits and the LPCR
+// write itself wakes a waiting thread at that tick (exception_logic re-evaluates on every LPCR
+// write, so this does not depend on the timer unit reporting its line).
+TEST_P(Choice, LdClearWakesWaiterAtOnce) {
     NESTVP_SC_TEST_GUARD();
     rig r(GetParam(), msr_hv_ee, lpcr::ld);
     waiter w("w", r);
@@ -66,6 +43,27 @@ TEST_P(Choice, LdToggleWakesWaiter) {
     r.advance(1);
     ASSERT_EQ(w.seen.size(), 1u);
     EXPECT_EQ(w.seen[0], std::make_pair(uint64_t{40}, vector::decrementer));
+}
+
+// Vector 17, LD 0 -> 1: setting LD drops a pending level (0x8000_0010 is negative in 32 bits,
+// positive in 56), and the timer unit must report that drop. Otherwise its line stays "raised"
+// and the next 0 -> -1 decrement (§2.2), 2^31 ticks later with no write in between, reports no
+// change and wakes nobody: a lost interrupt.
+TEST_P(Choice, LdSetDropsLevelThenNextEdgeWakesWaiter) {
+    NESTVP_SC_TEST_GUARD();
+    rig r(GetParam(), msr_hv, 0);  // EE=0: the level is pending but not taken
+    waiter w("w", r);
+    r.start();
+    r.mt(spr::dec, 0x80000010);
+    EXPECT_TRUE(r.unit->dec_pending());
+    r.mt(spr::lpcr, lpcr::ld);
+    EXPECT_FALSE(r.unit->dec_pending());
+    r.set_ee(true);
+    r.advance(0x80000010);  // DEC 0: nothing yet
+    EXPECT_TRUE(w.seen.empty());
+    r.advance(2);  // past the 0 -> -1 decrement in 56 bits
+    ASSERT_EQ(w.seen.size(), 1u);
+    EXPECT_EQ(w.seen[0], std::make_pair(uint64_t{0x80000011}, vector::decrementer));
 }
 
 // §7.2 choice: an LD=0 write loads the zero-extended low 32 bits; setting LD later shows them.

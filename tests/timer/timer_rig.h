@@ -6,6 +6,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <systemc>
 
@@ -68,6 +70,29 @@ struct rig {
     }
     void set_ee(bool on) { ic.set_msr(on ? ic.msr() | msr::ee : ic.msr() & ~msr::ee); }
     std::optional<uint32_t> vec() { return ic.pending_vector(); }
+};
+
+// Records the tick of every wake-up on deliverable_event() at which something is deliverable.
+struct waiter : sc_core::sc_module {
+    SC_HAS_PROCESS(waiter);
+    waiter(const sc_core::sc_module_name& n, rig& r) : sc_core::sc_module(n), m_r(r) {
+        SC_THREAD(run);
+    }
+    std::vector<std::pair<uint64_t, uint32_t>> seen;
+    unsigned wakeups = 0;
+
+private:
+    void run() {
+        for (;;) {
+            wait(m_r.ic.deliverable_event());
+            ++wakeups;
+            if (auto v = m_r.ic.pending_vector()) {
+                seen.emplace_back(m_r.now(), *v);
+                m_r.ic.take(0);
+            }
+        }
+    }
+    rig& m_r;
 };
 
 inline std::string impl_name(const ::testing::TestParamInfo<std::string>& info) {
