@@ -151,9 +151,82 @@ std::string sweep_manifest_json(const sweep_plan& plan) {
     return json_text(d);
 }
 
+namespace {
+
+[[noreturn]] void bad_manifest(const std::string& what, const std::string& m) {
+    throw std::runtime_error(what + ": " + m);
+}
+
+// The "sampled" object of a manifest: the plan of `nestvp uncertainty` over the listed points.
+sweep_plan parse_sampled_plan(const json& s, const std::string& file,
+                              const std::vector<std::string>& base,
+                              const std::vector<grid_axis>& axes, uint64_t points,
+                              const std::string& what) {
+    const auto bad = [&](const std::string& m) { bad_manifest(what, m); };
+    if (!s.is_object() || !s.contains("seed") || !s["seed"].is_number_unsigned() ||
+        !s.contains("samples") || !s["samples"].is_number_unsigned() || !s.contains("points") ||
+        !s["points"].is_array() || axes.empty())
+        bad("sampled: expected {\"seed\", \"samples\", \"points\"} and a paired key");
+    sweep_plan p;
+    p.platform_file = file;
+    p.base_sets = base;
+    p.grid = axes;
+    p.sampled = true;
+    p.sample_seed = s["seed"].get<uint64_t>();
+    p.samples = s["samples"].get<unsigned>();
+    // Older manifests: one hypercube, run length not stated, counts not scaled.
+    if (s.contains("hypercubes")) {
+        const json& h = s["hypercubes"];
+        if (!h.is_number_unsigned() || h.get<unsigned>() == 0 || p.samples % h.get<unsigned>() != 0)
+            bad("sampled.hypercubes: expected a whole number that divides the samples");
+        p.hypercubes = h.get<unsigned>();
+    }
+    for (const char* key : {"run_seconds", "count_scale"}) {
+        if (!s.contains(key)) continue;
+        const json& v = s[key];
+        const bool scale = std::string(key) == "count_scale";
+        if (!v.is_number() || !(v.get<double>() >= 0) || (scale && !(v.get<double>() > 0)))
+            bad(std::string("sampled.") + key + ": expected a number " + (scale ? "> 0" : ">= 0"));
+        (scale ? p.count_scale : p.run_seconds) = v.get<double>();
+    }
+    for (const auto& pt : s["points"]) {
+        if (!pt.is_array()) bad("sampled.points: expected lists of key=value strings");
+        std::vector<std::string> sets;
+        for (const auto& kv : pt) {
+            if (!kv.is_string()) bad("sampled.points: expected key=value strings");
+            sets.push_back(kv.get<std::string>());
+        }
+        p.points.push_back(std::move(sets));
+    }
+    const size_t pairs = axes.back().values.size();
+    if (pairs == 0 || p.points.size() != size_t(p.samples) * pairs || p.points.size() != points)
+        bad("sampled: " + std::to_string(p.points.size()) + " points do not match " +
+            std::to_string(p.samples) + " samples x " + std::to_string(pairs) + " pairs");
+    return p;
+}
+
+// The "grid" array of a manifest.
+std::vector<grid_axis> parse_manifest_grid(const json& grid, const std::string& what) {
+    std::vector<grid_axis> axes;
+    for (const auto& g : grid) {
+        if (!g.is_object() || !g.contains("key") || !g["key"].is_string() ||
+            !g.contains("values") || !g["values"].is_array())
+            bad_manifest(what, "grid: expected {\"key\": ..., \"values\": [...]}");
+        grid_axis ax{g["key"].get<std::string>(), {}};
+        for (const auto& v : g["values"]) {
+            if (!v.is_string()) bad_manifest(what, "grid." + ax.key + ": expected string values");
+            ax.values.push_back(v.get<std::string>());
+        }
+        axes.push_back(ax);
+    }
+    return axes;
+}
+
+}  // namespace
+
 sweep_plan parse_sweep_manifest(const std::string& text, const std::string& what) {
     const json doc = parse_json(text, what);
-    const auto bad = [&](const std::string& m) { throw std::runtime_error(what + ": " + m); };
+    const auto bad = [&](const std::string& m) { bad_manifest(what, m); };
     if (!doc.is_object()) bad("expected an object");
     const auto member = [&](const char* key) -> const json* {
         const auto it = doc.find(key);
@@ -172,63 +245,10 @@ sweep_plan parse_sweep_manifest(const std::string& text, const std::string& what
         if (!s.is_string()) bad("sets: expected strings");
         base.push_back(s.get<std::string>());
     }
-    std::vector<grid_axis> axes;
-    for (const auto& g : *grid) {
-        if (!g.is_object() || !g.contains("key") || !g["key"].is_string() ||
-            !g.contains("values") || !g["values"].is_array())
-            bad("grid: expected {\"key\": ..., \"values\": [...]}");
-        grid_axis ax{g["key"].get<std::string>(), {}};
-        for (const auto& v : g["values"]) {
-            if (!v.is_string()) bad("grid." + ax.key + ": expected string values");
-            ax.values.push_back(v.get<std::string>());
-        }
-        axes.push_back(ax);
-    }
-    if (const json* s = member("sampled")) {
-        if (!s->is_object() || !s->contains("seed") || !(*s)["seed"].is_number_unsigned() ||
-            !s->contains("samples") || !(*s)["samples"].is_number_unsigned() ||
-            !s->contains("points") || !(*s)["points"].is_array() || axes.empty())
-            bad("sampled: expected {\"seed\", \"samples\", \"points\"} and a paired key");
-        sweep_plan p;
-        p.platform_file = file->get<std::string>();
-        p.base_sets = base;
-        p.grid = axes;
-        p.sampled = true;
-        p.sample_seed = (*s)["seed"].get<uint64_t>();
-        p.samples = (*s)["samples"].get<unsigned>();
-        // Older manifests: one hypercube, run length not stated, counts not scaled.
-        if (s->contains("hypercubes")) {
-            const json& h = (*s)["hypercubes"];
-            if (!h.is_number_unsigned() || h.get<unsigned>() == 0 ||
-                p.samples % h.get<unsigned>() != 0)
-                bad("sampled.hypercubes: expected a whole number that divides the samples");
-            p.hypercubes = h.get<unsigned>();
-        }
-        for (const char* key : {"run_seconds", "count_scale"}) {
-            if (!s->contains(key)) continue;
-            const json& v = (*s)[key];
-            const bool scale = std::string(key) == "count_scale";
-            if (!v.is_number() || !(v.get<double>() >= 0) || (scale && !(v.get<double>() > 0)))
-                bad(std::string("sampled.") + key + ": expected a number " +
-                    (scale ? "> 0" : ">= 0"));
-            (scale ? p.count_scale : p.run_seconds) = v.get<double>();
-        }
-        for (const auto& pt : (*s)["points"]) {
-            if (!pt.is_array()) bad("sampled.points: expected lists of key=value strings");
-            std::vector<std::string> sets;
-            for (const auto& kv : pt) {
-                if (!kv.is_string()) bad("sampled.points: expected key=value strings");
-                sets.push_back(kv.get<std::string>());
-            }
-            p.points.push_back(std::move(sets));
-        }
-        const size_t pairs = axes.back().values.size();
-        if (pairs == 0 || p.points.size() != size_t(p.samples) * pairs ||
-            p.points.size() != points->get<uint64_t>())
-            bad("sampled: " + std::to_string(p.points.size()) + " points do not match " +
-                std::to_string(p.samples) + " samples x " + std::to_string(pairs) + " pairs");
-        return p;
-    }
+    const std::vector<grid_axis> axes = parse_manifest_grid(*grid, what);
+    if (const json* s = member("sampled"))
+        return parse_sampled_plan(*s, file->get<std::string>(), base, axes, points->get<uint64_t>(),
+                                  what);
     sweep_plan p = make_sweep_plan(file->get<std::string>(), base, axes);
     const uint64_t n = points->get<uint64_t>();
     if (p.points.size() != n)
