@@ -8,8 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "platforms/report/child_procs.h"
-#include "platforms/report/run_record.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/records/run_record.h"
 
 namespace nestvp {
 

@@ -9,12 +9,12 @@
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/child_procs.h"
-#include "platforms/report/interrupt.h"
-#include "platforms/report/json.h"
-#include "platforms/report/plot_data.h"
-#include "platforms/report/plot_files.h"
-#include "platforms/report/run_record.h"
+#include "platforms/figures/plot_data.h"
+#include "platforms/figures/plot_files.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/processes/termination_signals.h"
+#include "platforms/records/json.h"
+#include "platforms/records/run_record.h"
 #include "platforms/report/tables.h"
 
 namespace nestvp {

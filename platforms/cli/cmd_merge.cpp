@@ -2,13 +2,13 @@
 // or a Slurm array) into the CSV a local sweep writes.
 #include <cstdio>
 
+#include "platforms/analysis/sweep_plan.h"
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
-#include "platforms/report/interrupt.h"
-#include "platforms/report/json.h"
-#include "platforms/report/plot_files.h"
-#include "platforms/report/sweep_plan.h"
+#include "platforms/figures/plot_files.h"
+#include "platforms/processes/termination_signals.h"
+#include "platforms/records/json.h"
 
 namespace nestvp {
 namespace {

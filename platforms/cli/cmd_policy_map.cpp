@@ -8,9 +8,9 @@
 #include "platforms/cli/command.h"
 #include "platforms/cli/plan_runner.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/child_procs.h"
-#include "platforms/report/interrupt.h"
-#include "platforms/report/plot_files.h"
+#include "platforms/figures/plot_files.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/processes/termination_signals.h"
 
 namespace nestvp {
 namespace {

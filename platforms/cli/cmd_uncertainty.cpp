@@ -3,15 +3,15 @@
 // work for it too), and the intervals and variance shares of every metric and reference ratio.
 #include <cstdio>
 
+#include "platforms/analysis/latin_hypercube.h"
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
 #include "platforms/cli/plan_runner.h"
 #include "platforms/config/param_schema.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/child_procs.h"
-#include "platforms/report/interrupt.h"
-#include "platforms/report/latin_hypercube.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/processes/termination_signals.h"
 
 namespace nestvp {
 namespace {

@@ -9,8 +9,8 @@
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/child_procs.h"
-#include "platforms/report/interrupt.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/processes/termination_signals.h"
 
 namespace nestvp {
 

@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "cli_test_util.h"
-#include "platforms/report/run_record.h"
+#include "platforms/records/run_record.h"
 
 namespace nestvp {
 namespace {

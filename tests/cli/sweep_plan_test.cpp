@@ -3,8 +3,8 @@
 
 #include <stdexcept>
 #include "cli_test_util.h"
-#include "platforms/report/child_procs.h"
-#include "platforms/report/sweep_plan.h"
+#include "platforms/analysis/sweep_plan.h"
+#include "platforms/processes/child_procs.h"
 #include "platforms/report/tables.h"
 
 namespace nestvp {
