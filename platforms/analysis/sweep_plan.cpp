@@ -8,6 +8,7 @@
 
 #include "platforms/processes/child_procs.h"
 #include "platforms/records/json.h"
+#include "platforms/records/text_files.h"
 #include "platforms/report/tables.h"
 
 namespace nestvp {

@@ -10,6 +10,7 @@
 
 #include "platforms/processes/child_procs.h"
 #include "platforms/records/run_record.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 

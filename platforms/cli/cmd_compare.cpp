@@ -15,6 +15,7 @@
 #include "platforms/processes/termination_signals.h"
 #include "platforms/records/json.h"
 #include "platforms/records/run_record.h"
+#include "platforms/records/text_files.h"
 #include "platforms/report/tables.h"
 
 namespace nestvp {

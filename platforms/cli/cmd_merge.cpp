@@ -9,6 +9,7 @@
 #include "platforms/figures/plot_files.h"
 #include "platforms/processes/termination_signals.h"
 #include "platforms/records/json.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 namespace {

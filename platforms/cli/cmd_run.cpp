@@ -25,6 +25,7 @@
 #include "platforms/records/record_diff.h"
 #include "platforms/records/run_record.h"
 #include "platforms/records/sha256.h"
+#include "platforms/records/text_files.h"
 #include "platforms/report/tables.h"
 #include "platforms/runner/run_platform.h"
 

@@ -11,6 +11,7 @@
 #include "platforms/config/platform_loader.h"
 #include "platforms/processes/child_procs.h"
 #include "platforms/processes/termination_signals.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 

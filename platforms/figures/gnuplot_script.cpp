@@ -14,7 +14,7 @@
 #include "platforms/processes/child_procs.h"
 #include "platforms/processes/termination_signals.h"
 #include "platforms/records/json.h"
-#include "platforms/records/run_record.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 

@@ -11,7 +11,7 @@
 #include "cli_test_util.h"
 #include "platforms/processes/child_procs.h"
 #include "platforms/processes/termination_signals.h"
-#include "platforms/records/run_record.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 namespace {

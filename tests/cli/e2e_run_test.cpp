@@ -16,6 +16,7 @@
 
 #include "cli_test_util.h"
 #include "platforms/records/run_record.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 namespace {

@@ -14,6 +14,7 @@
 #include "platforms/figures/plot_data.h"
 #include "platforms/figures/plot_files.h"
 #include "platforms/figures/tornado_figure.h"
+#include "platforms/records/text_files.h"
 #include "platforms/report/tables.h"
 #include "sw/metrics/exit_timeline.h"
 

@@ -17,6 +17,7 @@
 #include "platforms/records/json.h"
 #include "platforms/records/record_diff.h"
 #include "platforms/records/run_record.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 namespace {

@@ -5,6 +5,7 @@
 #include "cli_test_util.h"
 #include "platforms/analysis/sweep_plan.h"
 #include "platforms/processes/child_procs.h"
+#include "platforms/records/text_files.h"
 #include "platforms/report/tables.h"
 
 namespace nestvp {
