@@ -28,7 +28,7 @@
 #include <thread>
 #include <vector>
 
-#include "platforms/report/json.h"
+#include "platforms/records/json.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <utility>
 
-#include "platforms/report/progress.h"
+#include "platforms/processes/progress.h"
 
 namespace nestvp {
 

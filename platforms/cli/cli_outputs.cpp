@@ -8,8 +8,9 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "platforms/report/child_procs.h"
-#include "platforms/report/run_record.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/records/run_record.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 

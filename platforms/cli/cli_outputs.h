@@ -4,7 +4,7 @@
 #include <functional>
 #include <string>
 
-#include "platforms/report/gnuplot_script.h"
+#include "platforms/figures/gnuplot_script.h"
 
 namespace nestvp {
 

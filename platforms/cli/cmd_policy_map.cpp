@@ -9,9 +9,9 @@
 #include "platforms/cli/log_options.h"
 #include "platforms/cli/plan_runner.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/child_procs.h"
-#include "platforms/report/interrupt.h"
-#include "platforms/report/plot_files.h"
+#include "platforms/figures/plot_files.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/processes/termination_signals.h"
 
 namespace nestvp {
 namespace {
@@ -44,68 +44,81 @@ const char* const k_help =
     "Exit codes: 0 ok, 1 a run failed or was stopped on its own (its cell compares the\n"
     "others), 2 bad command line or platform file, 130 interrupted.\n";
 
-int policy_map_main(int argc, char** argv) {
-    install_stop_signals();
+// The command line of policy-map: each axis as its values text.
+struct policy_map_args {
     std::vector<std::string> files, sets;
     std::string run_output = "powervm,powervm-dec-expiry", get_state = "1500,15000,150000",
                 idle = "1,3,7", wake = "100,1000,3000,10000",
                 policies = "no-cancel,cancel,cancel-poll", duration = "1";
     std::string jobs_text, csv_out, plot_dir;
+    std::vector<std::string> logs;  // --log, handed to every point
     bool quiet = false;
-    cli_parser cli("policy-map", k_help);
-    cli.positionals(files);
-    cli.value("--run-output", run_output);
-    cli.value("--get-state", get_state);
-    cli.value("--idle-vcpus", idle);
-    cli.value("--wake-hz", wake);
-    cli.value("--policies", policies);
-    cli.value("--duration", duration);
-    cli.list("--set", sets);
-    cli.value("-j,--jobs", jobs_text);
-    cli.value("--csv", csv_out);
-    cli.value("--plot", plot_dir);
-    cli.flag("-q,--quiet", quiet);
-    std::vector<std::string> logs;
-    cli.list("--log", logs);
-    sweep_plan plan;
     unsigned jobs = 0;
+};
+
+// The platform under --set and --duration; a bad --duration is named as the user gave it.
+platform_config load_base(const cli_parser& cli, const policy_map_args& a,
+                          const std::vector<std::string>& all_sets) {
+    try {
+        return load_platform(a.files[0], all_sets);
+    } catch (const config_error& e) {
+        const std::string what = e.what(), set = "--set " + all_sets.back() + ": ";
+        if (what.rfind(set, 0) != 0) throw;
+        throw usage_error(cli.prefix() + "--duration " + a.duration + ": " +
+                          what.substr(set.size()));
+    }
+}
+
+// The grid of the map, the policy last so that each cell's policies are adjacent points.
+sweep_plan policy_map_plan(const cli_parser& cli, policy_map_args& a) {
+    if (a.files.size() != 1)
+        throw usage_error("nestvp policy-map: expected one platform file, got " +
+                          std::to_string(a.files.size()));
+    a.jobs = jobs_option(cli, a.jobs_text);
+    check_plan_sets("policy-map", a.sets);
+    std::vector<std::string> all_sets = a.sets;
+    all_sets.push_back("run.duration_s=" + a.duration);
+    const platform_config base = load_base(cli, a, all_sets);
+    // Idle vCPUs -> l2.vcpus: the benchmark's copies plus the idle ones.
+    grid_axis idle_ax = parse_grid("l2.vcpus=" + a.idle, "--idle-vcpus");
+    for (auto& v : idle_ax.values) {
+        unsigned n = 0;
+        try {
+            n = parse_positive_int("--idle-vcpus", v);
+        } catch (const usage_error& e) {
+            throw usage_error(cli.prefix() + e.what());
+        }
+        v = std::to_string(n + base.workload.arithoh_copies);
+    }
+    std::vector<grid_axis> axes = {parse_grid("l0.run_output=" + a.run_output, "--run-output"),
+                                   parse_grid("l0.costs.get_state=" + a.get_state, "--get-state"),
+                                   idle_ax, parse_grid("l2.housekeeping_hz=" + a.wake, "--wake-hz"),
+                                   parse_grid("l1.dec_policy=" + a.policies, "--policies")};
+    sweep_plan plan = make_sweep_plan(absolute_path(a.files[0]), all_sets, axes);
+    check_plan_points("policy-map", plan);
+    return plan;
+}
+
+// Parses the command line into the plan; the exit code when policy-map ends here, else -1.
+int parse_policy_map_args(int argc, char** argv, policy_map_args& a, sweep_plan& plan) {
+    cli_parser cli("policy-map", k_help);
+    cli.positionals(a.files);
+    cli.value("--run-output", a.run_output);
+    cli.value("--get-state", a.get_state);
+    cli.value("--idle-vcpus", a.idle);
+    cli.value("--wake-hz", a.wake);
+    cli.value("--policies", a.policies);
+    cli.value("--duration", a.duration);
+    cli.list("--set", a.sets);
+    cli.value("-j,--jobs", a.jobs_text);
+    cli.value("--csv", a.csv_out);
+    cli.value("--plot", a.plot_dir);
+    cli.flag("-q,--quiet", a.quiet);
+    cli.list("--log", a.logs);
     try {
         if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
-        apply_log_options("policy-map", logs);
-        if (files.size() != 1)
-            throw usage_error("nestvp policy-map: expected one platform file, got " +
-                              std::to_string(files.size()));
-        jobs = jobs_option(cli, jobs_text);
-        check_plan_sets("policy-map", sets);
-        std::vector<std::string> all_sets = sets;
-        all_sets.push_back("run.duration_s=" + duration);
-        platform_config base;
-        try {
-            base = load_platform(files[0], all_sets);
-        } catch (const config_error& e) {  // a bad --duration is named as the user gave it
-            const std::string what = e.what(), set = "--set " + all_sets.back() + ": ";
-            if (what.rfind(set, 0) != 0) throw;
-            throw usage_error(cli.prefix() + "--duration " + duration + ": " +
-                              what.substr(set.size()));
-        }
-        // Idle vCPUs -> l2.vcpus: the benchmark's copies plus the idle ones.
-        grid_axis idle_ax = parse_grid("l2.vcpus=" + idle, "--idle-vcpus");
-        for (auto& v : idle_ax.values) {
-            unsigned n = 0;
-            try {
-                n = parse_positive_int("--idle-vcpus", v);
-            } catch (const usage_error& e) {
-                throw usage_error(cli.prefix() + e.what());
-            }
-            v = std::to_string(n + base.workload.arithoh_copies);
-        }
-        std::vector<grid_axis> axes = {parse_grid("l0.run_output=" + run_output, "--run-output"),
-                                       parse_grid("l0.costs.get_state=" + get_state, "--get-state"),
-                                       idle_ax,
-                                       parse_grid("l2.housekeeping_hz=" + wake, "--wake-hz"),
-                                       parse_grid("l1.dec_policy=" + policies, "--policies")};
-        plan = make_sweep_plan(absolute_path(files[0]), all_sets, axes);
-        check_plan_points("policy-map", plan);
+        apply_log_options("policy-map", a.logs);
+        plan = policy_map_plan(cli, a);
     } catch (const usage_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return exit_usage;
@@ -113,27 +126,40 @@ int policy_map_main(int argc, char** argv) {
         std::fprintf(stderr, "nestvp policy-map: %s\n", e.what());
         return exit_usage;
     }
-    if (!prepare_output_file("policy-map", "--csv", csv_out) ||
-        !prepare_plot_dir("policy-map", plot_dir))
+    if (!prepare_output_file("policy-map", "--csv", a.csv_out) ||
+        !prepare_plot_dir("policy-map", a.plot_dir))
         return exit_usage;
-    std::vector<std::optional<run_record>> pts;
-    int rc = run_plan_locally("policy-map", plan, jobs, quiet, pts, logs);
-    if (rc == exit_interrupted) rc = exit_ok;
+    return -1;
+}
+
+// The map from whole runs only, its CSV and its heatmaps; returns the exit code so far.
+int write_policy_map(const policy_map_args& a, const sweep_plan& plan,
+                     const std::vector<std::optional<run_record>>& pts, int rc) {
     policy_map m;
-    bool analysed = true;
     try {
-        m = analyse_policy_map(plan, complete_runs(pts));  // a cell from whole runs only
+        m = analyse_policy_map(plan, complete_runs(pts));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "nestvp policy-map: %s\n", e.what());
-        analysed = false;
-        rc = exit_failure;
+        return exit_failure;
     }
-    if (analysed && !write_one("policy-map", csv_out.empty() ? "-" : csv_out,
-                               [&] { return policy_map_csv(m); }))
+    if (!write_one("policy-map", a.csv_out.empty() ? "-" : a.csv_out,
+                   [&] { return policy_map_csv(m); }))
         rc = exit_failure;
-    if (analysed && !plot_dir.empty() &&
-        !draw_one("policy-map", [&] { return write_policy_map_plots(plot_dir, m, jobs); }))
+    if (!a.plot_dir.empty() &&
+        !draw_one("policy-map", [&] { return write_policy_map_plots(a.plot_dir, m, a.jobs); }))
         rc = exit_failure;
+    return rc;
+}
+
+int policy_map_main(int argc, char** argv) {
+    install_stop_signals();
+    policy_map_args a;
+    sweep_plan plan;
+    if (const int rc = parse_policy_map_args(argc, argv, a, plan); rc >= 0) return rc;
+    std::vector<std::optional<run_record>> pts;
+    int rc = run_plan_locally("policy-map", plan, a.jobs, a.quiet, pts, a.logs);
+    if (rc == exit_interrupted) rc = exit_ok;
+    rc = write_policy_map(a, plan, pts, rc);
     // stdout carries only the CSV, and write_output("-") checked it (said once, above).
     if (stop_requested()) {
         std::fprintf(stderr, "nestvp policy-map: interrupted; finished cells written\n");

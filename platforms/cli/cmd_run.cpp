@@ -18,14 +18,15 @@
 #include "platforms/cli/log_options.h"
 #include "platforms/config/param_schema.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/config_json.h"
-#include "platforms/report/interrupt.h"
-#include "platforms/report/plot_data.h"
-#include "platforms/report/plot_files.h"
-#include "platforms/report/progress.h"
-#include "platforms/report/record_diff.h"
-#include "platforms/report/run_record.h"
-#include "platforms/report/sha256.h"
+#include "platforms/figures/plot_data.h"
+#include "platforms/figures/plot_files.h"
+#include "platforms/processes/progress.h"
+#include "platforms/processes/termination_signals.h"
+#include "platforms/records/config_json.h"
+#include "platforms/records/record_diff.h"
+#include "platforms/records/run_record.h"
+#include "platforms/records/sha256.h"
+#include "platforms/records/text_files.h"
 #include "platforms/report/tables.h"
 #include "platforms/runner/run_platform.h"
 
@@ -118,10 +119,15 @@ from_record load_from_record(const std::string& path) {
     return f;
 }
 
-int run_main(int argc, char** argv) {
-    install_stop_signals();  // first: a stop signal while loading still ends in a partial result
-    run_args pa;
-    cli_parser cli("run", k_help);
+// What run loaded: the settings, the configuration to run (with the command line's outputs),
+// the one a re-run loads again, and the record it re-runs (--from).
+struct run_setup {
+    settings_list settings;
+    platform_config cfg, recorded_cfg;
+    from_record from;
+};
+
+void declare_run_options(cli_parser& cli, run_args& pa) {
     cli.positionals(pa.files);
     cli.list("--set", pa.sets);
     cli.value("--json", pa.json);
@@ -137,64 +143,87 @@ int run_main(int argc, char** argv) {
     cli.list("--log", pa.logs);
     cli.value("--log-prefix", pa.log_prefix);  // internal: sweep's and compare's children
     cli.flag("-q,--quiet", pa.quiet);
-    settings_list settings;
-    platform_config cfg, recorded_cfg;
-    from_record from;
+}
+
+void apply_logs(const run_args& pa) {
+    apply_log_options("run", pa.logs);
+    log::set_prefix(pa.log_prefix);
+}
+
+// The settings of the run: the old record's (--from), else --set's.
+settings_list load_settings(const run_args& pa, run_setup& su) {
+    if (!pa.from.empty()) {
+        if (!pa.files.empty() || !pa.sets.empty())
+            throw usage_error("nestvp run: --from takes no platform file and no --set");
+        su.from = load_from_record(pa.from);
+        return su.from.old.settings;
+    }
+    if (pa.files.size() != 1)
+        throw usage_error(pa.files.empty()
+                              ? "nestvp run: no platform file given (usage: nestvp run "
+                                "FILE.yaml)"
+                              : "nestvp run: expected one platform file, got " +
+                                    std::to_string(pa.files.size()) + " arguments");
+    try {
+        return parse_settings(pa.sets);
+    } catch (const std::invalid_argument& e) {
+        throw usage_error(std::string("nestvp run: --set: ") + e.what());
+    }
+}
+
+std::pair<double, double> trace_window_of(const run_args& pa) {
+    if (!pa.trace_window.empty() && pa.trace.empty())
+        throw usage_error("nestvp run: --trace-window needs --trace FILE.vcd");
+    try {
+        if (!pa.trace_window.empty()) return parse_window("--trace-window", pa.trace_window);
+    } catch (const usage_error& e) {
+        throw usage_error(std::string("nestvp run: ") + e.what());
+    }
+    return {0.0, -1.0};
+}
+
+// The outputs of the command line over the platform file's run.outputs.
+void apply_output_flags(const run_args& pa, std::pair<double, double> window,
+                        platform_config& cfg) {
+    if (!pa.from.empty() || pa.no_file_outputs) {
+        // A re-run, and a sweep/compare point, write only the outputs on the command line.
+        cfg.run.json_path.clear();
+        cfg.run.csv_path.clear();
+        cfg.run.trace_path.clear();
+        cfg.run.plot_dir.clear();
+    }
+    if (!pa.json.empty()) cfg.run.json_path = pa.json;
+    if (!pa.csv.empty()) cfg.run.csv_path = pa.csv;
+    if (!pa.plot.empty()) cfg.run.plot_dir = pa.plot;
+    if (!pa.trace.empty()) {
+        cfg.run.trace_path = pa.trace;
+        cfg.run.trace_start_s = window.first;
+        cfg.run.trace_end_s = window.second;
+    }
+    // The loader checks a window from the platform file; this one came from the flag.
+    if (!pa.trace_window.empty() && cfg.run.trace_start_s >= cfg.run.duration_s)
+        throw usage_error("nestvp run: --trace-window: the trace would be empty: it starts at " +
+                          format_real(cfg.run.trace_start_s) +
+                          " s, not before the run's end (run.duration_s = " +
+                          format_real(cfg.run.duration_s) + " s)");
+}
+
+void load_run(const run_args& pa, run_setup& su) {
+    apply_logs(pa);
+    su.settings = load_settings(pa, su);
+    const std::pair<double, double> window = trace_window_of(pa);
+    su.cfg = !pa.from.empty() ? su.from.cfg : load_platform(pa.files[0], pa.sets);
+    su.recorded_cfg = su.cfg;  // before command-line outputs: what a re-run loads again
+    apply_output_flags(pa, window, su.cfg);
+}
+
+// Parses the command line and loads the platform; the exit code when run ends here, else -1.
+int parse_and_load(int argc, char** argv, run_args& pa, run_setup& su) {
+    cli_parser cli("run", k_help);
+    declare_run_options(cli, pa);
     try {
         if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
-        apply_log_options("run", pa.logs);
-        log::set_prefix(pa.log_prefix);
-        const bool rerun = !pa.from.empty();
-        if (rerun) {
-            if (!pa.files.empty() || !pa.sets.empty())
-                throw usage_error("nestvp run: --from takes no platform file and no --set");
-            from = load_from_record(pa.from);
-            settings = from.old.settings;
-        } else if (pa.files.size() != 1) {
-            throw usage_error(pa.files.empty()
-                                  ? "nestvp run: no platform file given (usage: nestvp run "
-                                    "FILE.yaml)"
-                                  : "nestvp run: expected one platform file, got " +
-                                        std::to_string(pa.files.size()) + " arguments");
-        } else {
-            try {
-                settings = parse_settings(pa.sets);
-            } catch (const std::invalid_argument& e) {
-                throw usage_error(std::string("nestvp run: --set: ") + e.what());
-            }
-        }
-        if (!pa.trace_window.empty() && pa.trace.empty())
-            throw usage_error("nestvp run: --trace-window needs --trace FILE.vcd");
-        std::pair<double, double> window{0.0, -1.0};
-        try {
-            if (!pa.trace_window.empty()) window = parse_window("--trace-window", pa.trace_window);
-        } catch (const usage_error& e) {
-            throw usage_error(std::string("nestvp run: ") + e.what());
-        }
-        cfg = rerun ? from.cfg : load_platform(pa.files[0], pa.sets);
-        recorded_cfg = cfg;  // before command-line outputs: what a re-run loads again
-        if (rerun || pa.no_file_outputs) {
-            // A re-run, and a sweep/compare point, write only the outputs on the command line.
-            cfg.run.json_path.clear();
-            cfg.run.csv_path.clear();
-            cfg.run.trace_path.clear();
-            cfg.run.plot_dir.clear();
-        }
-        if (!pa.json.empty()) cfg.run.json_path = pa.json;
-        if (!pa.csv.empty()) cfg.run.csv_path = pa.csv;
-        if (!pa.plot.empty()) cfg.run.plot_dir = pa.plot;
-        if (!pa.trace.empty()) {
-            cfg.run.trace_path = pa.trace;
-            cfg.run.trace_start_s = window.first;
-            cfg.run.trace_end_s = window.second;
-        }
-        // The loader checks a window from the platform file; this one came from the flag.
-        if (!pa.trace_window.empty() && cfg.run.trace_start_s >= cfg.run.duration_s)
-            throw usage_error(
-                "nestvp run: --trace-window: the trace would be empty: it starts at " +
-                format_real(cfg.run.trace_start_s) +
-                " s, not before the run's end (run.duration_s = " +
-                format_real(cfg.run.duration_s) + " s)");
+        load_run(pa, su);
     } catch (const usage_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return exit_usage;
@@ -208,13 +237,12 @@ int run_main(int argc, char** argv) {
                      what.rfind(file + ":", 0) == 0 ? "" : (file + ": ").c_str(), what.c_str());
         return exit_usage;
     }
-    if (pa.dump_config) {
-        std::fputs(dump_config(cfg).c_str(), stdout);
-        return flush_stdout("run") ? exit_ok : exit_failure;
-    }
-    // An output that cannot be written is reported before simulating, named as it was given:
-    // the flag, or the platform file's run.outputs key.
-    const std::string plot_data = pa.plot_data;
+    return -1;
+}
+
+// An output that cannot be written is reported before simulating, named as it was given:
+// the flag, or the platform file's run.outputs key.
+bool prepare_outputs(const run_args& pa, const platform_config& cfg) {
     const auto given = [](const std::string& flag_value, const char* flag, const char* key) {
         return flag_value.empty() ? key : flag;
     };
@@ -222,61 +250,83 @@ int run_main(int argc, char** argv) {
          {std::make_pair(given(pa.json, "--json", "run.outputs.json"), cfg.run.json_path),
           std::make_pair(given(pa.csv, "--csv", "run.outputs.csv"), cfg.run.csv_path),
           std::make_pair(given(pa.trace, "--trace", "run.outputs.trace"), cfg.run.trace_path),
-          std::make_pair("--plot-data", plot_data)})
-        if (!prepare_output_file("run", out.first, out.second)) return exit_usage;
-    if (!prepare_plot_dir("run", cfg.run.plot_dir, given(pa.plot, "--plot", "run.outputs.plot")))
-        return exit_usage;
+          std::make_pair("--plot-data", pa.plot_data)})
+        if (!prepare_output_file("run", out.first, out.second)) return false;
+    return prepare_plot_dir("run", cfg.run.plot_dir, given(pa.plot, "--plot", "run.outputs.plot"));
+}
 
-    run_options opts;
-    opts.keep_exit_events = !cfg.run.plot_dir.empty() || !plot_data.empty();
-    opts.should_stop = [] { return stop_requested(); };
-    const auto t0 = std::chrono::steady_clock::now();
-    progress_meter meter(cfg.run.duration_s);
-    const bool show_progress = !pa.quiet && ::isatty(2);
-    double progress_written = -1;  // wall time of the last --progress-file write
-    if (show_progress || !pa.progress_file.empty())
-        opts.on_progress = [&](double done) {
-            const double wall =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            if (!pa.progress_file.empty() && wall - progress_written >= 0.2) {
-                write_progress_file(pa.progress_file, done, cfg.run.duration_s);
-                progress_written = wall;
-            }
-            if (!show_progress) return;
-            const std::string line = meter.update(done, wall);
-            if (!line.empty()) std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
-        };
-    if (cfg.run.run_ahead && !run_ahead_applies(cfg))
-        std::fprintf(stderr,
-                     "nestvp run: run-ahead off: l2.devices.ipi_hz > 0 (an IPI wakes a thread of "
-                     "another core, docs/local-time.md)\n");
+// The progress of the simulation: the line on a terminal, and --progress-file for a parent.
+class run_progress {
+public:
+    run_progress(const run_args& pa, double duration_s)
+        : m_file(pa.progress_file),
+          m_duration(duration_s),
+          m_meter(duration_s),
+          m_show(!pa.quiet && ::isatty(2)) {}
+    bool wanted() const { return m_show || !m_file.empty(); }
+    void update(double done) {
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - m_t0).count();
+        if (!m_file.empty() && wall - m_written >= 0.2) {
+            write_progress_file(m_file, done, m_duration);
+            m_written = wall;
+        }
+        if (!m_show) return;
+        const std::string line = m_meter.update(done, wall);
+        if (!line.empty()) std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
+    }
+    void clear_line() const {
+        if (m_meter.shown()) std::fputs("\r\x1b[K", stderr);
+    }
+
+private:
+    const std::chrono::steady_clock::time_point m_t0 = std::chrono::steady_clock::now();
+    std::string m_file;
+    double m_duration;
+    progress_meter m_meter;
+    bool m_show;
+    double m_written = -1;  // wall time of the last --progress-file write
+};
+
+// The record's identity: the old record's for a re-run (so that it can match), else the file's.
+run_record record_of(const run_args& pa, const run_setup& su) {
     run_record rec = new_run_record();
-    if (!pa.from.empty()) {  // the same identity as the old record, so that it can match
-        rec.platform = from.old.platform;
-        rec.platform_file = from.old.platform_file;
-        rec.platform_sha256 = from.old.platform_sha256;
+    if (!pa.from.empty()) {
+        rec.platform = su.from.old.platform;
+        rec.platform_file = su.from.old.platform_file;
+        rec.platform_sha256 = su.from.old.platform_sha256;
     } else {
-        rec.platform = cfg.name.empty() ? stem_of(pa.files[0]) : cfg.name;
+        rec.platform = su.cfg.name.empty() ? stem_of(pa.files[0]) : su.cfg.name;
         rec.platform_file = pa.files[0];
         rec.platform_sha256 = sha256_hex(read_text_file(pa.files[0]));
     }
-    rec.seed = recorded_cfg.run.seed;
-    rec.settings = settings;
-    rec.config = config_json(recorded_cfg);
-    rec.provenance = provenance_json(recorded_cfg);
+    rec.seed = su.recorded_cfg.run.seed;
+    rec.settings = su.settings;
+    rec.config = config_json(su.recorded_cfg);
+    rec.provenance = provenance_json(su.recorded_cfg);
+    return rec;
+}
+
+// Runs the platform into rec.result; false (said on stderr) if the run failed.
+bool simulate(const run_args& pa, const platform_config& cfg, run_progress& progress,
+              run_record& rec) {
+    run_options opts;
+    opts.keep_exit_events = !cfg.run.plot_dir.empty() || !pa.plot_data.empty();
+    opts.should_stop = [] { return stop_requested(); };
+    if (progress.wanted()) opts.on_progress = [&progress](double done) { progress.update(done); };
     try {
         rec.result = run_platform(cfg, opts);
     } catch (const std::exception& e) {
-        if (meter.shown()) std::fputs("\r\x1b[K", stderr);
+        progress.clear_line();
         std::fprintf(stderr, "nestvp run: the run failed: %s\n", e.what());
-        return exit_failure;
+        return false;
     }
-    if (meter.shown()) std::fputs("\r\x1b[K", stderr);
-    // The platform is gone, so its trace is closed: a write that failed (a full disk) is known.
-    const std::vector<std::string> trace_errors = vcd_writer::take_write_errors();
-    // run_platform marks a stopped run partial; a signal after the last slice leaves it complete.
-    if (stop_requested() && rec.result.sim_seconds < cfg.run.duration_s) rec.result.partial = true;
+    progress.clear_line();
+    return true;
+}
 
+// The summary on stdout, then every output asked for; returns the exit code so far.
+int write_outputs(const run_args& pa, const platform_config& cfg, const run_record& rec) {
     // With --json - or --csv -, stdout carries only that output.
     if (cfg.run.json_path != "-" && cfg.run.csv_path != "-")
         std::fputs(summary_table(rec).c_str(), stdout);
@@ -292,26 +342,56 @@ int run_main(int argc, char** argv) {
             for (const auto& kv : rec.settings) keys.push_back(kv.first);
             return records_csv({rec}, keys, true);
         }));
-    if (!plot_data.empty())
-        keep(write_one("run", plot_data, [&] { return plot_data_text(rec.result); }));
+    if (!pa.plot_data.empty())
+        keep(write_one("run", pa.plot_data, [&] { return plot_data_text(rec.result); }));
     // run has no -j: its figures are drawn on every core.
     if (!cfg.run.plot_dir.empty())
         keep(draw_one("run", [&] {
             return write_run_plots(cfg.run.plot_dir, {{rec.platform, &rec.result}}, default_jobs());
         }));
+    return rc;
+}
+
+// --from: whether the new record reproduces the old one (the first difference named).
+bool reproduced(const run_args& pa, const run_setup& su, const run_record& rec) {
+    const std::string d = record_text_difference(su.from.old_text, pa.from, run_record_doc(rec));
+    if (!d.empty()) {
+        std::fprintf(stderr, "nestvp run: --from %s: not reproduced: %s\n", pa.from.c_str(),
+                     d.c_str());
+        return false;
+    }
+    std::fprintf(stderr, "nestvp run: --from %s: reproduced\n", pa.from.c_str());
+    return true;
+}
+
+int run_main(int argc, char** argv) {
+    install_stop_signals();  // first: a stop signal while loading still ends in a partial result
+    run_args pa;
+    run_setup su;
+    if (const int rc = parse_and_load(argc, argv, pa, su); rc >= 0) return rc;
+    const platform_config& cfg = su.cfg;
+    if (pa.dump_config) {
+        std::fputs(dump_config(cfg).c_str(), stdout);
+        return flush_stdout("run") ? exit_ok : exit_failure;
+    }
+    if (!prepare_outputs(pa, cfg)) return exit_usage;
+    run_progress progress(pa, cfg.run.duration_s);
+    if (cfg.run.run_ahead && !run_ahead_applies(cfg))
+        std::fprintf(stderr,
+                     "nestvp run: run-ahead off: l2.devices.ipi_hz > 0 (an IPI wakes a thread of "
+                     "another core, docs/local-time.md)\n");
+    run_record rec = record_of(pa, su);
+    if (!simulate(pa, cfg, progress, rec)) return exit_failure;
+    // The platform is gone, so its trace is closed: a write that failed (a full disk) is known.
+    const std::vector<std::string> trace_errors = vcd_writer::take_write_errors();
+    // run_platform marks a stopped run partial; a signal after the last slice leaves it complete.
+    if (stop_requested() && rec.result.sim_seconds < cfg.run.duration_s) rec.result.partial = true;
+    int rc = write_outputs(pa, cfg, rec);
     for (const auto& e : trace_errors) {  // reported after the outputs, which are kept
         std::fprintf(stderr, "nestvp run: %s\n", e.c_str());
         rc = exit_failure;
     }
-    if (!pa.from.empty() && !rec.result.partial) {
-        const std::string d = record_text_difference(from.old_text, pa.from, run_record_doc(rec));
-        if (!d.empty()) {
-            std::fprintf(stderr, "nestvp run: --from %s: not reproduced: %s\n", pa.from.c_str(),
-                         d.c_str());
-            return exit_failure;
-        }
-        std::fprintf(stderr, "nestvp run: --from %s: reproduced\n", pa.from.c_str());
-    }
+    if (!pa.from.empty() && !rec.result.partial && !reproduced(pa, su, rec)) return exit_failure;
     if (rec.result.partial) {
         // 130 as for every command; an output that could not be written was named above.
         std::fprintf(stderr, "nestvp run: interrupted at %.3f s simulated; partial results %s\n",

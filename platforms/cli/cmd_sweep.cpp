@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "platforms/analysis/sweep_plan.h"
 #include "platforms/cli/child_progress.h"
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
@@ -12,10 +13,9 @@
 #include "platforms/cli/log_options.h"
 #include "platforms/cli/plan_runner.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/child_procs.h"
-#include "platforms/report/interrupt.h"
-#include "platforms/report/plot_files.h"
-#include "platforms/report/sweep_plan.h"
+#include "platforms/figures/plot_files.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/processes/termination_signals.h"
 
 namespace nestvp {
 namespace {

@@ -3,6 +3,7 @@
 // work for it too), and the intervals and variance shares of every metric and reference ratio.
 #include <cstdio>
 
+#include "platforms/analysis/latin_hypercube.h"
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
@@ -10,9 +11,8 @@
 #include "platforms/cli/plan_runner.h"
 #include "platforms/config/param_schema.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/child_procs.h"
-#include "platforms/report/interrupt.h"
-#include "platforms/report/latin_hypercube.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/processes/termination_signals.h"
 
 namespace nestvp {
 namespace {
@@ -81,110 +81,132 @@ double short_run_seconds(const cli_parser& cli, const std::string& file, const p
     return s;
 }
 
-int uncertainty_main(int argc, char** argv) {
-    install_stop_signals();
+// The command line of uncertainty.
+struct uncertainty_args {
     std::vector<std::string> files, sets, only;
     std::string samples_text = "64", seed_text, pair_text = "l1.dec_policy=no-cancel,cancel";
     std::string short_runs;
     std::string jobs_text, csv_out, json_out, points_csv, plot_dir, emit_dir;
+    std::vector<std::string> logs;  // --log, handed to every point
     bool quiet = false;
-    cli_parser cli("uncertainty", k_help);
-    cli.positionals(files);
-    cli.value("--samples", samples_text);
-    cli.value("--seed", seed_text);
-    cli.value("--short-runs", short_runs);
-    cli.value("--pair", pair_text);
-    cli.list("--only", only);
-    cli.list("--set", sets);
-    cli.value("-j,--jobs", jobs_text);
-    cli.value("--csv", csv_out);
-    cli.value("--json", json_out);
-    cli.value("--points-csv", points_csv);
-    cli.value("--plot", plot_dir);
-    cli.value("--emit-jobs", emit_dir);
-    cli.flag("-q,--quiet", quiet);
-    std::vector<std::string> logs;
-    cli.list("--log", logs);
-    sweep_plan plan;
     unsigned jobs = 0;
+};
+
+unsigned samples_of(const cli_parser& cli, const std::string& text) {
     try {
-        if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
-        apply_log_options("uncertainty", logs);
-        if (files.size() != 1)
-            throw usage_error("nestvp uncertainty: expected one platform file, got " +
-                              std::to_string(files.size()));
-        unsigned samples = 0;
-        try {
-            samples = parse_positive_int("--samples", samples_text);
-        } catch (const usage_error& e) {
-            throw usage_error(cli.prefix() + e.what());
-        }
-        jobs = jobs_option(cli, jobs_text);
-        // Two hypercubes of N/2: the first alone gives the bounds the convergence check compares.
-        if (samples < 4 || samples % 2 != 0)
-            throw usage_error(cli.prefix() + "--samples: expected an even number of at least 4 " +
-                              "(two Latin hypercubes of N/2), got '" + samples_text + "'");
-        if (!emit_dir.empty() &&
-            (!csv_out.empty() || !json_out.empty() || !points_csv.empty() || !plot_dir.empty()))
-            throw usage_error(
-                "nestvp uncertainty: with --emit-jobs, give the outputs to "
-                "'nestvp merge' instead");
-        check_plan_sets("uncertainty", sets);
-        const grid_axis pair = parse_grid(pair_text, "--pair");
-        if (pair.values.size() < 2)
-            throw usage_error(cli.prefix() + "--pair " + pair.key +
-                              ": expected two or more values to compare, got '" + pair_text + "'");
-        refuse_output_keys("uncertainty", "--pair", {pair.key + "="});
-        const platform_config cfg = load_platform(files[0], sets);
-        std::vector<std::string> run_sets = sets;
-        const double run_seconds =
-            short_runs.empty() ? cfg.run.duration_s
-                               : short_run_seconds(cli, files[0], cfg, short_runs, run_sets);
-        uint64_t seed = cfg.run.seed;
-        if (!seed_text.empty()) {
-            try {
-                // stoull takes "-1" as 2^64 - 1: a seed is written as a whole number.
-                if (seed_text.find_first_not_of("0123456789") != std::string::npos)
-                    throw std::invalid_argument(seed_text);
-                seed = std::stoull(seed_text);
-            } catch (const std::exception&) {
-                throw usage_error(cli.prefix() + "--seed: expected a whole number, got '" +
-                                  seed_text + "'");
-            }
-        }
-        std::vector<sampled_param> params = assumed_ranges(cfg);
-        if (!only.empty()) {
-            std::vector<sampled_param> kept;
-            for (const auto& k : only) {
-                bool found = false;
-                for (const auto& p : params) found = found || p.key == k;
-                if (!found)
-                    throw usage_error(cli.prefix() + "--only " + k +
-                                      ": not an assumed number with a range in " + files[0]);
-            }
-            for (const auto& p : params)
-                for (const auto& k : only)
-                    if (p.key == k) kept.push_back(p);
-            params = kept;
+        return parse_positive_int("--samples", text);
+    } catch (const usage_error& e) {
+        throw usage_error(cli.prefix() + e.what());
+    }
+}
+
+// --seed, else the platform's run.seed.
+uint64_t seed_of(const cli_parser& cli, const std::string& text, uint64_t platform_seed) {
+    if (text.empty()) return platform_seed;
+    try {
+        // stoull takes "-1" as 2^64 - 1: a seed is written as a whole number.
+        if (text.find_first_not_of("0123456789") != std::string::npos)
+            throw std::invalid_argument(text);
+        return std::stoull(text);
+    } catch (const std::exception&) {
+        throw usage_error(cli.prefix() + "--seed: expected a whole number, got '" + text + "'");
+    }
+}
+
+// The assumed ranges to sample: all of the platform's, or those --only names; never the paired
+// key.
+std::vector<sampled_param> sampled_params(const cli_parser& cli, const uncertainty_args& a,
+                                          const platform_config& cfg, const grid_axis& pair) {
+    std::vector<sampled_param> params = assumed_ranges(cfg);
+    if (!a.only.empty()) {
+        std::vector<sampled_param> kept;
+        for (const auto& k : a.only) {
+            bool found = false;
+            for (const auto& p : params) found = found || p.key == k;
+            if (!found)
+                throw usage_error(cli.prefix() + "--only " + k +
+                                  ": not an assumed number with a range in " + a.files[0]);
         }
         for (const auto& p : params)
-            if (p.key == pair.key)
-                throw usage_error(cli.prefix() + "--pair " + pair.key +
-                                  ": an assumed key; it cannot be both sampled and paired");
-        if (params.empty())
-            throw usage_error("nestvp uncertainty: " + files[0] +
-                              " states no assumed number with a range to sample");
-        std::vector<std::string> keys;
-        for (const auto& p : params) keys.push_back(p.key);
-        plan = make_sample_plan(absolute_path(files[0]), run_sets, keys,
-                                latin_hypercubes(params, samples / 2, 2, seed), pair, seed);
-        plan.hypercubes = 2;
-        plan.run_seconds = run_seconds;
-        plan.count_scale = cfg.run.duration_s / run_seconds;
-        // A sample the platform's checks refuse fails before anything runs.
-        const size_t pairs = pair.values.size();
-        check_plan_points("uncertainty", plan,
-                          [pairs](size_t i) { return "sample " + std::to_string(i / pairs); });
+            for (const auto& k : a.only)
+                if (p.key == k) kept.push_back(p);
+        params = kept;
+    }
+    for (const auto& p : params)
+        if (p.key == pair.key)
+            throw usage_error(cli.prefix() + "--pair " + pair.key +
+                              ": an assumed key; it cannot be both sampled and paired");
+    if (params.empty())
+        throw usage_error("nestvp uncertainty: " + a.files[0] +
+                          " states no assumed number with a range to sample");
+    return params;
+}
+
+// The checked command line as a sampled plan: every sample once per value of --pair.
+sweep_plan uncertainty_plan(const cli_parser& cli, uncertainty_args& a) {
+    if (a.files.size() != 1)
+        throw usage_error("nestvp uncertainty: expected one platform file, got " +
+                          std::to_string(a.files.size()));
+    const unsigned samples = samples_of(cli, a.samples_text);
+    a.jobs = jobs_option(cli, a.jobs_text);
+    // Two hypercubes of N/2: the first alone gives the bounds the convergence check compares.
+    if (samples < 4 || samples % 2 != 0)
+        throw usage_error(cli.prefix() + "--samples: expected an even number of at least 4 " +
+                          "(two Latin hypercubes of N/2), got '" + a.samples_text + "'");
+    if (!a.emit_dir.empty() &&
+        (!a.csv_out.empty() || !a.json_out.empty() || !a.points_csv.empty() || !a.plot_dir.empty()))
+        throw usage_error(
+            "nestvp uncertainty: with --emit-jobs, give the outputs to "
+            "'nestvp merge' instead");
+    check_plan_sets("uncertainty", a.sets);
+    const grid_axis pair = parse_grid(a.pair_text, "--pair");
+    if (pair.values.size() < 2)
+        throw usage_error(cli.prefix() + "--pair " + pair.key +
+                          ": expected two or more values to compare, got '" + a.pair_text + "'");
+    refuse_output_keys("uncertainty", "--pair", {pair.key + "="});
+    const platform_config cfg = load_platform(a.files[0], a.sets);
+    std::vector<std::string> run_sets = a.sets;
+    const double run_seconds =
+        a.short_runs.empty() ? cfg.run.duration_s
+                             : short_run_seconds(cli, a.files[0], cfg, a.short_runs, run_sets);
+    const uint64_t seed = seed_of(cli, a.seed_text, cfg.run.seed);
+    const std::vector<sampled_param> params = sampled_params(cli, a, cfg, pair);
+    std::vector<std::string> keys;
+    for (const auto& p : params) keys.push_back(p.key);
+    sweep_plan plan = make_sample_plan(absolute_path(a.files[0]), run_sets, keys,
+                                       latin_hypercubes(params, samples / 2, 2, seed), pair, seed);
+    plan.hypercubes = 2;
+    plan.run_seconds = run_seconds;
+    plan.count_scale = cfg.run.duration_s / run_seconds;
+    // A sample the platform's checks refuse fails before anything runs.
+    const size_t pairs = pair.values.size();
+    check_plan_points("uncertainty", plan,
+                      [pairs](size_t i) { return "sample " + std::to_string(i / pairs); });
+    return plan;
+}
+
+// Parses the command line into the plan; the exit code when uncertainty ends here, else -1.
+int parse_uncertainty_args(int argc, char** argv, uncertainty_args& a, sweep_plan& plan) {
+    cli_parser cli("uncertainty", k_help);
+    cli.positionals(a.files);
+    cli.value("--samples", a.samples_text);
+    cli.value("--seed", a.seed_text);
+    cli.value("--short-runs", a.short_runs);
+    cli.value("--pair", a.pair_text);
+    cli.list("--only", a.only);
+    cli.list("--set", a.sets);
+    cli.value("-j,--jobs", a.jobs_text);
+    cli.value("--csv", a.csv_out);
+    cli.value("--json", a.json_out);
+    cli.value("--points-csv", a.points_csv);
+    cli.value("--plot", a.plot_dir);
+    cli.value("--emit-jobs", a.emit_dir);
+    cli.flag("-q,--quiet", a.quiet);
+    cli.list("--log", a.logs);
+    try {
+        if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
+        apply_log_options("uncertainty", a.logs);
+        plan = uncertainty_plan(cli, a);
     } catch (const usage_error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return exit_usage;
@@ -192,17 +214,25 @@ int uncertainty_main(int argc, char** argv) {
         std::fprintf(stderr, "nestvp uncertainty: %s\n", e.what());
         return exit_usage;
     }
-    if (!emit_dir.empty()) return emit_plan_jobs("uncertainty", plan, emit_dir, jobs);
-    if (!prepare_output_file("uncertainty", "--csv", csv_out) ||
-        !prepare_output_file("uncertainty", "--json", json_out) ||
-        !prepare_output_file("uncertainty", "--points-csv", points_csv) ||
-        !prepare_plot_dir("uncertainty", plot_dir))
+    return -1;
+}
+
+int uncertainty_main(int argc, char** argv) {
+    install_stop_signals();
+    uncertainty_args a;
+    sweep_plan plan;
+    if (const int rc = parse_uncertainty_args(argc, argv, a, plan); rc >= 0) return rc;
+    if (!a.emit_dir.empty()) return emit_plan_jobs("uncertainty", plan, a.emit_dir, a.jobs);
+    if (!prepare_output_file("uncertainty", "--csv", a.csv_out) ||
+        !prepare_output_file("uncertainty", "--json", a.json_out) ||
+        !prepare_output_file("uncertainty", "--points-csv", a.points_csv) ||
+        !prepare_plot_dir("uncertainty", a.plot_dir))
         return exit_usage;
     std::vector<std::optional<run_record>> pts;
-    int rc = run_plan_locally("uncertainty", plan, jobs, quiet, pts, logs);
+    int rc = run_plan_locally("uncertainty", plan, a.jobs, a.quiet, pts, a.logs);
     if (rc == exit_interrupted) rc = exit_ok;
-    if (!write_uncertainty_results("uncertainty", plan, pts, csv_out, json_out, points_csv,
-                                   plot_dir, jobs))
+    if (!write_uncertainty_results("uncertainty", plan, pts, a.csv_out, a.json_out, a.points_csv,
+                                   a.plot_dir, a.jobs))
         rc = exit_failure;
     if (stop_requested()) {
         std::fprintf(stderr, "nestvp uncertainty: interrupted; finished samples used\n");

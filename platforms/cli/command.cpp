@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <exception>
 
+#include "platforms/analysis/uncertainty.h"
 #include "platforms/cli/cli_outputs.h"
-#include "platforms/report/interrupt.h"
-#include "platforms/report/plot_files.h"
-#include "platforms/report/run_record.h"
-#include "platforms/report/uncertainty.h"
+#include "platforms/figures/plot_files.h"
+#include "platforms/processes/termination_signals.h"
+#include "platforms/records/run_record.h"
 
 namespace nestvp {
 

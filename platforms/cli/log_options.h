@@ -9,7 +9,7 @@
 // The help lines of the option, a literal that each command's usage text concatenates.
 #define NESTVP_LOG_OPTION_HELP                                                                 \
     "  --log MODULE=LEVEL     log on stderr: MODULE timer, thread, l0, l1, l2 or all; LEVEL\n" \
-    "                         off, info, debug or trace (repeatable; l1=debug: one line\n"   \
+    "                         off, info, debug or trace (repeatable; l1=debug: one line\n"     \
     "                         per exit, l1=trace: also each GET_STATE)\n"
 
 namespace nestvp {

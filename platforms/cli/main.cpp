@@ -11,7 +11,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/command.h"
 #include "platforms/config/param_schema.h"
-#include "platforms/report/build_stamp.h"
+#include "platforms/records/build_stamp.h"
 
 namespace {
 

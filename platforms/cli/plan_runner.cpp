@@ -10,8 +10,9 @@
 #include "platforms/cli/command.h"
 #include "platforms/cli/log_options.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/child_procs.h"
-#include "platforms/report/interrupt.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/processes/termination_signals.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "platforms/report/sweep_plan.h"
+#include "platforms/analysis/sweep_plan.h"
 
 namespace nestvp {
 

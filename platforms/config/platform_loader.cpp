@@ -60,86 +60,15 @@ public:
 
     void load_file(const std::string& path, const std::string& include_place) {
         const bool top = include_place.empty();
+        check_readable(path, include_place);
         std::error_code ec;
-        if (!fs::is_regular_file(path, ec)) {
-            const bool exists = fs::exists(path, ec);
-            if (top)
-                throw config_error(path + ": expected a readable platform file, found " +
-                                   (exists ? "something that is not a file" : "no such file"));
-            throw_config(
-                include_place, "include", "a readable platform file",
-                (exists ? "'" + path + "', which is not a file" : "no file at '" + path + "'"));
-        }
         const std::string canon = fs::weakly_canonical(path, ec).string();
-        for (size_t i = 0; i < m_stack.size(); ++i) {
-            if (m_stack[i].first != canon) continue;
-            std::vector<std::string> chain;
-            // Shown relative to the folder of the first file in the cycle.
-            const fs::path base = fs::path(m_stack[i].second).parent_path();
-            auto shown = [&base](const std::string& p) {
-                const fs::path rel = fs::path(p).lexically_relative(base);
-                return rel.empty() ? p : rel.string();
-            };
-            for (size_t j = i; j < m_stack.size(); ++j) chain.push_back(shown(m_stack[j].second));
-            chain.push_back(shown(path));
-            throw_config(include_place, "include", "no cycle of includes",
-                         "the cycle " + join(chain, " -> "));
-        }
-        std::ifstream in(path);
-        std::stringstream text;
-        text << in.rdbuf();
-        if (!in)
-            throw config_error(path + ": expected a readable platform file, found a read error");
-
-        yaml_origin where{path, ""};
-        std::vector<YAML::Node> docs;
-        try {
-            docs = load_all_yaml_bounded(text.str());
-        } catch (const YAML::Exception& e) {
-            throw config_error(where.at(e.mark) + ": expected valid YAML, found a syntax error (" +
-                               e.msg + ")");
-        } catch (const yaml_limit_error& e) {
-            throw config_error(path + ":1:1: expected valid YAML, found " + e.what());
-        }
-        if (docs.empty() || docs[0].IsNull())
-            throw config_error(path + ":1:1: expected a mapping of sections (" +
-                               join(children_of(""), ", ") + "), found an empty file");
-        if (docs.size() > 1)
-            throw_config(where.at(docs[1]), "", "one YAML document", "a second document");
-        const YAML::Node root = docs[0];
-        if (!root.IsMap())
-            throw_config(where.at(root), "",
-                         "a mapping of sections (" + join(children_of(""), ", ") + ")",
-                         describe_found(root));
-        check_unique_keys(root, "", where);
-
+        check_no_cycle(canon, path, include_place);
+        const yaml_origin where{path, ""};
+        const YAML::Node root = read_root(path, where);
         m_stack.emplace_back(canon, path);
         // Includes first, so that this file's own keys override them.
-        if (const YAML::Node inc = root["include"]) {
-            std::vector<YAML::Node> items;
-            if (inc.IsScalar())
-                items.push_back(inc);
-            else if (inc.IsSequence() && inc.size() > 0)
-                for (const auto& i : inc) items.push_back(i);
-            else
-                throw_config(where.at(inc), "include", "a file name or a list of file names",
-                             describe_found(inc));
-            for (const auto& item : items) {
-                if (!item.IsScalar() || item.Scalar().empty())
-                    throw_config(where.at(item), "include", "a file name", describe_found(item));
-                fs::path p(item.Scalar());
-                if (p.is_relative()) p = fs::path(path).parent_path() / p;
-                const std::string inc_place = where.at(item);
-                try {
-                    load_file(p.lexically_normal().string(), inc_place);
-                } catch (const config_error& e) {
-                    // Name the include line too, so a problem in a base file can be traced.
-                    const std::string what = e.what();
-                    if (what.compare(0, inc_place.size(), inc_place) == 0) throw;
-                    throw config_error(what + " (included from " + inc_place + ")");
-                }
-            }
-        }
+        if (const YAML::Node inc = root["include"]) load_includes(inc, path, where);
         for (const auto& kv : root) {
             const std::string key = kv.first.Scalar();
             if (key == "include") continue;
@@ -294,6 +223,95 @@ public:
     }
 
 private:
+    // The top file is named by its path, an included one by the include line.
+    static void check_readable(const std::string& path, const std::string& include_place) {
+        std::error_code ec;
+        if (fs::is_regular_file(path, ec)) return;
+        const bool exists = fs::exists(path, ec);
+        if (include_place.empty())
+            throw config_error(path + ": expected a readable platform file, found " +
+                               (exists ? "something that is not a file" : "no such file"));
+        throw_config(
+            include_place, "include", "a readable platform file",
+            (exists ? "'" + path + "', which is not a file" : "no file at '" + path + "'"));
+    }
+
+    // A file that includes itself, directly or not, is refused with the chain of includes.
+    void check_no_cycle(const std::string& canon, const std::string& path,
+                        const std::string& include_place) const {
+        for (size_t i = 0; i < m_stack.size(); ++i) {
+            if (m_stack[i].first != canon) continue;
+            std::vector<std::string> chain;
+            // Shown relative to the folder of the first file in the cycle.
+            const fs::path base = fs::path(m_stack[i].second).parent_path();
+            auto shown = [&base](const std::string& p) {
+                const fs::path rel = fs::path(p).lexically_relative(base);
+                return rel.empty() ? p : rel.string();
+            };
+            for (size_t j = i; j < m_stack.size(); ++j) chain.push_back(shown(m_stack[j].second));
+            chain.push_back(shown(path));
+            throw_config(include_place, "include", "no cycle of includes",
+                         "the cycle " + join(chain, " -> "));
+        }
+    }
+
+    // The file's one YAML document: a mapping of sections with no key given twice.
+    static YAML::Node read_root(const std::string& path, const yaml_origin& where) {
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in)
+            throw config_error(path + ": expected a readable platform file, found a read error");
+        std::vector<YAML::Node> docs;
+        try {
+            docs = load_all_yaml_bounded(text.str());
+        } catch (const YAML::Exception& e) {
+            throw config_error(where.at(e.mark) + ": expected valid YAML, found a syntax error (" +
+                               e.msg + ")");
+        } catch (const yaml_limit_error& e) {
+            throw config_error(path + ":1:1: expected valid YAML, found " + e.what());
+        }
+        if (docs.empty() || docs[0].IsNull())
+            throw config_error(path + ":1:1: expected a mapping of sections (" +
+                               join(children_of(""), ", ") + "), found an empty file");
+        if (docs.size() > 1)
+            throw_config(where.at(docs[1]), "", "one YAML document", "a second document");
+        const YAML::Node root = docs[0];
+        if (!root.IsMap())
+            throw_config(where.at(root), "",
+                         "a mapping of sections (" + join(children_of(""), ", ") + ")",
+                         describe_found(root));
+        check_unique_keys(root, "", where);
+        return root;
+    }
+
+    // `include:` of the file at path: each file in list order, relative to this file's folder.
+    void load_includes(const YAML::Node& inc, const std::string& path, const yaml_origin& where) {
+        std::vector<YAML::Node> items;
+        if (inc.IsScalar())
+            items.push_back(inc);
+        else if (inc.IsSequence() && inc.size() > 0)
+            for (const auto& i : inc) items.push_back(i);
+        else
+            throw_config(where.at(inc), "include", "a file name or a list of file names",
+                         describe_found(inc));
+        for (const auto& item : items) {
+            if (!item.IsScalar() || item.Scalar().empty())
+                throw_config(where.at(item), "include", "a file name", describe_found(item));
+            fs::path p(item.Scalar());
+            if (p.is_relative()) p = fs::path(path).parent_path() / p;
+            const std::string inc_place = where.at(item);
+            try {
+                load_file(p.lexically_normal().string(), inc_place);
+            } catch (const config_error& e) {
+                // Name the include line too, so a problem in a base file can be traced.
+                const std::string what = e.what();
+                if (what.compare(0, inc_place.size(), inc_place) == 0) throw;
+                throw config_error(what + " (included from " + inc_place + ")");
+            }
+        }
+    }
+
     // Calibrated values (reference-result.md, "Calibration and prediction"): each names the one
     // figure it was set from, at most three, no figure twice. In the order they were set, so
     // that the error names the one set last (a --set source can make a cost calibrated).

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "platforms/report/json.h"
+#include "platforms/records/json.h"
 
 namespace nestvp {
 

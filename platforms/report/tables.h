@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "platforms/report/run_record.h"
+#include "platforms/records/run_record.h"
 
 namespace nestvp {
 

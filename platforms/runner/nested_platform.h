@@ -46,7 +46,18 @@ public:
     uint64_t arithoh_count() const;
 
 private:
-    struct vcpu_software;
+    // The netlist, in the order the constructor builds it.
+    void make_cores();
+    void make_memory_and_l0();
+    void make_guest();  // the KVM guest L1 runs, its DEC policy, per-vCPU queues
+    void add_vcpu(unsigned v);
+    hardware_thread& make_thread(unsigned v);
+    void make_contexts(unsigned v, hardware_thread& t);
+    kvm_run_loop& make_l1_vcpu(unsigned v, hardware_thread& t);
+    l2_kernel& make_l2_vcpu(unsigned v, hardware_thread& t);
+    l2_vcpu_setup l2_setup(unsigned v);
+    void attach_trace();
+    void bind_l2_contexts();
 
     const platform_config& m_cfg;
     nested_metrics& m_metrics;

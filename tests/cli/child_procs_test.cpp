@@ -9,9 +9,9 @@
 #include <thread>
 
 #include "cli_test_util.h"
-#include "platforms/report/child_procs.h"
-#include "platforms/report/interrupt.h"
-#include "platforms/report/run_record.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/processes/termination_signals.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 namespace {

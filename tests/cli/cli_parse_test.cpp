@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "platforms/cli/cli_parse.h"
-#include "platforms/report/progress.h"
+#include "platforms/processes/progress.h"
 
 namespace nestvp {
 namespace {

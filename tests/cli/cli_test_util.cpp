@@ -16,7 +16,7 @@
 #include <regex>
 #include <sstream>
 
-#include "platforms/report/child_procs.h"
+#include "platforms/processes/child_procs.h"
 #include "tests/support/sanitizer_notes.h"
 
 namespace nestvp::test {

@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "cli_test_util.h"
-#include "platforms/report/json.h"
-#include "platforms/report/run_record.h"
+#include "platforms/records/json.h"
+#include "platforms/records/run_record.h"
 
 namespace nestvp {
 namespace {

@@ -15,7 +15,8 @@
 #include <thread>
 
 #include "cli_test_util.h"
-#include "platforms/report/run_record.h"
+#include "platforms/records/run_record.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "cli_test_util.h"
-#include "platforms/report/json.h"
+#include "platforms/records/json.h"
 
 namespace nestvp {
 namespace {

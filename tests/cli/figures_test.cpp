@@ -10,11 +10,12 @@
 #include <sys/stat.h>
 
 #include "cli_test_util.h"
-#include "platforms/report/figures.h"
-#include "platforms/report/plot_data.h"
-#include "platforms/report/plot_files.h"
+#include "platforms/figures/figures.h"
+#include "platforms/figures/plot_data.h"
+#include "platforms/figures/plot_files.h"
+#include "platforms/figures/tornado_figure.h"
+#include "platforms/records/text_files.h"
 #include "platforms/report/tables.h"
-#include "platforms/report/tornado_figure.h"
 #include "sw/metrics/exit_timeline.h"
 
 namespace nestvp {

@@ -1,10 +1,10 @@
-// The policy decision map (platforms/report/policy_map.h): winners, ties and margins per cell,
+// The policy decision map (platforms/analysis/policy_map.h): winners, ties and margins per cell,
 // on synthetic records; the heatmap has a panel per combination of the outer axes and a cell
 // per grid cell, and gnuplot renders it into well-formed SVG.
 #include <gtest/gtest.h>
 
 #include "cli_test_util.h"
-#include "platforms/report/policy_map_figure.h"
+#include "platforms/figures/policy_map_figure.h"
 
 namespace nestvp {
 namespace {

@@ -13,10 +13,11 @@
 
 #include "platforms/config/param_schema.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/config_json.h"
-#include "platforms/report/json.h"
-#include "platforms/report/record_diff.h"
-#include "platforms/report/run_record.h"
+#include "platforms/records/config_json.h"
+#include "platforms/records/json.h"
+#include "platforms/records/record_diff.h"
+#include "platforms/records/run_record.h"
+#include "platforms/records/text_files.h"
 
 namespace nestvp {
 namespace {

@@ -10,8 +10,8 @@
 #include <set>
 
 #include "cli_test_util.h"
-#include "platforms/report/json.h"
-#include "platforms/report/run_record.h"
+#include "platforms/records/json.h"
+#include "platforms/records/run_record.h"
 #include "platforms/report/tables.h"
 
 namespace nestvp {

@@ -3,8 +3,9 @@
 
 #include <stdexcept>
 #include "cli_test_util.h"
-#include "platforms/report/child_procs.h"
-#include "platforms/report/sweep_plan.h"
+#include "platforms/analysis/sweep_plan.h"
+#include "platforms/processes/child_procs.h"
+#include "platforms/records/text_files.h"
 #include "platforms/report/tables.h"
 
 namespace nestvp {

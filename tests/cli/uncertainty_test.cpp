@@ -1,12 +1,12 @@
-// Latin hypercube sampling and the uncertainty statistics (platforms/report/latin_hypercube.h,
+// Latin hypercube sampling and the uncertainty statistics (platforms/analysis/latin_hypercube.h,
 // uncertainty.h).
 #include <gtest/gtest.h>
 
 #include <set>
 
+#include "platforms/analysis/latin_hypercube.h"
+#include "platforms/analysis/uncertainty.h"
 #include "platforms/config/platform_loader.h"
-#include "platforms/report/latin_hypercube.h"
-#include "platforms/report/uncertainty.h"
 
 namespace nestvp {
 namespace {

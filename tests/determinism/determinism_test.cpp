@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "platforms/report/json.h"
+#include "platforms/records/json.h"
 #include "tests/cli/cli_test_util.h"
 
 namespace nestvp {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "platforms/report/json.h"
+#include "platforms/records/json.h"
 #include "tests/cli/cli_test_util.h"
 #include "tests/support/record_fields.h"
 

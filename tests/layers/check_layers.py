@@ -2,7 +2,10 @@
 """Every `#include "..."` of the project points down a layer (docs/architecture.md):
 models -> nothing but models; sw -> models; platforms -> sw and models. Inside sw, L0 and L1
 share only the PAPR ABI (sw/papr) and never include each other; inside platforms, config ->
-nothing above it, runner -> config and results, report -> results and config, cli -> any.
+nothing above it, runner -> config and results; what is made of the results is layered too:
+processes (child processes, termination signals, progress) -> nothing, records -> config and
+results, report (tables) -> records and results, analysis -> those and processes, figures ->
+analysis and below; cli -> any. The table must have no cycle: that is checked first.
 
 Two rules keep software off the simulator (docs/architecture.md, "The CPU interface"):
 - L1, L2 and the workloads include from models/ only the CPU interface (models/cpu_if.h) and
@@ -30,7 +33,13 @@ ALLOWED = {
     "platforms/results": [],
     "platforms/config": ["models", "sw"],
     "platforms/runner": ["models", "sw", "platforms/config", "platforms/results"],
-    "platforms/report": ["models", "sw", "platforms/config", "platforms/results"],
+    "platforms/processes": [],
+    "platforms/records": ["platforms/config", "platforms/results"],
+    "platforms/report": ["platforms/records", "platforms/results"],
+    "platforms/analysis": ["platforms/config", "platforms/results", "platforms/records",
+                           "platforms/report", "platforms/processes"],
+    "platforms/figures": ["platforms/config", "platforms/results", "platforms/records",
+                          "platforms/report", "platforms/processes", "platforms/analysis"],
     "platforms/cli": ["models", "sw", "platforms"],
 }
 # What L1, L2 and the workloads may include from models/.
@@ -74,7 +83,38 @@ def check_software_view(root, bad):
                 bad.append(f"{rel}:{n}: the software's view of the machine includes SystemC")
 
 
+def cycle_in_table():
+    """A chain of ALLOWED that comes back to where it started ("a -> b -> a"), or None."""
+    def reaches(folder):
+        return [layer_of(f) or f for f in ALLOWED[folder]
+                if (layer_of(f) or f) in ALLOWED and (layer_of(f) or f) != folder]
+    state = {}
+
+    def visit(folder, path):
+        state[folder] = "open"
+        for nxt in reaches(folder):
+            if state.get(nxt) == "open":
+                return " -> ".join(path[path.index(nxt):] + [nxt])
+            if nxt not in state:
+                found = visit(nxt, path + [nxt])
+                if found:
+                    return found
+        state[folder] = "done"
+        return None
+
+    for folder in ALLOWED:
+        if folder not in state:
+            found = visit(folder, [folder])
+            if found:
+                return found
+    return None
+
+
 def main(root):
+    cycle = cycle_in_table()
+    if cycle:
+        print(f"ALLOWED has a cycle: {cycle}")
+        return 1
     root = pathlib.Path(root)
     bad = []
     checked = 0

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "platforms/report/json.h"
+#include "platforms/records/json.h"
 
 namespace nestvp::test {
 namespace {

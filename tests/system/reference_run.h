@@ -3,7 +3,7 @@
 // once per process), for the system tests that compare runs.
 #include <string>
 
-#include "platforms/report/run_record.h"
+#include "platforms/records/run_record.h"
 
 namespace nestvp::test {
 
