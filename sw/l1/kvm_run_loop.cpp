@@ -48,7 +48,7 @@ kvm_run_loop::kvm_run_loop(l1_cpu& cpu, kvm_guest& guest, unsigned vcpu_id,
         // The wake latency starts at the expiry (L1 TB -> host ticks -> time).
         const uint64_t host = m_vcpu.dec_timer.expiry - m_cpu.context().tb_offset;
         m_wake_from = m_cpu.cpu().time_of_host_ticks(host);
-        m_probe.count(counter::l1_timer_wakes, m_cpu.cpu().id());
+        m_probe.count(counter::l1_timer_wakes, m_cpu.id());
     };
 }
 
@@ -108,7 +108,7 @@ void kvm_run_loop::kvmppc_cede() {
     // kvmppc_cede: MSR[EE] := 1 in the vCPU's MSR, ceded := 1 (cleared if prodded), r3 := 0.
     mark(path_step::l1_cede);
     exec(m_costs.cede.cycles);
-    m_probe.count(counter::l1_cedes, m_cpu.cpu().id());
+    m_probe.count(counter::l1_cedes, m_cpu.id());
     if (m_guest.nestedv2) {
         m_cache.set(gsid::MSR, m_cache.get(gsid::MSR) | msr::ee);
         m_cache.set(gsid::GPR3, papr::H_SUCCESS);
@@ -124,7 +124,7 @@ void kvm_run_loop::set_timer() {
     // kvmppc_set_timer (§3.3): queue the DEC at once if already expired, else arm the hrtimer.
     mark(path_step::l1_set_timer);
     exec(m_costs.set_timer.cycles);
-    m_probe.count(counter::l1_set_timer, m_cpu.cpu().id());
+    m_probe.count(counter::l1_set_timer, m_cpu.id());
     const uint64_t now = m_cpu.mftb();
     const uint64_t expiry = dec_expires_host_tb();
     if (now > expiry)
@@ -137,7 +137,7 @@ uint32_t kvm_run_loop::enter_nestedv2(uint64_t time_limit, uint64_t& tb, bool& e
     // kvmhv_vcpu_entry_nestedv2 (§2.5): an L1 interrupt that came in since the hard-disable
     // (lazy_irq_pending) returns trap 0 before anything is sent: no hcall, the cache is kept.
     if (m_cpu.irq_pending()) {
-        m_probe.count(counter::l1_lazy_irq_returns, m_cpu.cpu().id());
+        m_probe.count(counter::l1_lazy_irq_returns, m_cpu.id());
         entered = false;
         return 0;
     }
@@ -209,8 +209,7 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
 }
 
 void kvm_run_loop::run_single_vcpu() {
-    cpu_if& t = m_cpu.cpu();
-    const unsigned ti = t.id();
+    const unsigned ti = m_cpu.id();
     // kvmhv_run_single_vcpu up to the guest-state window: trap and ceded reset,
     // kvmppc_core_prepare_to_enter, hard-disable, the time limit (docs/l1-kvm-run-loop.md).
     mark(path_step::l1_prepare);

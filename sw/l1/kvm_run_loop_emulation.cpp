@@ -31,7 +31,7 @@ void kvm_run_loop::kick(kvm_vcpu& target) {
     // kvmppc_fast_vcpu_kick_hv: a sleeper on the vCPU's rcuwait is woken (its CPU idles in
     // H_CEDE to L0, so the wake-up is a host IPI there too); a vCPU on a CPU (thread_cpu >= 0)
     // gets kvmppc_ipi_thread. Otherwise the queued external waits for its next entry.
-    const unsigned ti = m_cpu.cpu().id();
+    const unsigned ti = m_cpu.id();
     if (target.sleeping)
         m_probe.count(counter::l1_ipi_wakes, ti);
     else if (target.on_cpu)
@@ -62,7 +62,7 @@ void kvm_run_loop::device_irq() {
     // ics_deliver_irq, emulated XIVE through QEMU's xive_router_notify and KVM_INTERRUPT.
     // Either queues the external (kvmppc_book3s_queue_irqprio); a sleeping vCPU wakes.
     exec(m_costs.vmm_device_irq.cycles);
-    m_probe.count(counter::l1_device_irqs, m_cpu.cpu().id());
+    m_probe.count(counter::l1_device_irqs, m_cpu.id());
     raise_external(m_vcpu, false);
     arm_device_irq();
 }
@@ -70,7 +70,7 @@ void kvm_run_loop::device_irq() {
 void kvm_run_loop::xics_hcall(uint64_t nr) {
     // kvmppc_xics_hcall (book3s_xics.c), the ICP of an L2 with the in-kernel XICS
     // (l2-idle-and-get-state-paths.md §5). The arguments are GPRs of the hcall exit's output.
-    const unsigned ti = m_cpu.cpu().id();
+    const unsigned ti = m_cpu.id();
     uint64_t rc = papr::H_SUCCESS;
     guest_irq_queue& q = *m_vcpu.irqs;
     if (nr == papr::H_IPI) {
@@ -138,7 +138,7 @@ uint64_t kvm_run_loop::vmm_xive_access(uint64_t ea, bool store) {
         const uint64_t n = source - 1;
         kvm_vcpu* target = n < m_guest.vcpus.size() ? m_guest.vcpus[n] : nullptr;
         if (target) {
-            m_probe.count(counter::l1_ipis, m_cpu.cpu().id());
+            m_probe.count(counter::l1_ipis, m_cpu.id());
             raise_external(*target, true);
         }
     }
@@ -153,7 +153,7 @@ void kvm_run_loop::emulate_mmio() {
     // is written on completion (kvmppc_complete_mmio_load). The access itself is a
     // KVM_EXIT_MMIO round trip to the VMM (l2-idle-and-get-state-paths.md §2). In nestedv2 a
     // store's GPR costs one GET_STATE: no L0 returns GPRs on 0xE00.
-    const unsigned ti = m_cpu.cpu().id();
+    const unsigned ti = m_cpu.id();
     exec(m_costs.mmio_emulate.cycles);
     m_probe.count(counter::l1_mmio_emulations, ti);
     const bool v2 = m_guest.nestedv2;

@@ -5,8 +5,7 @@
 namespace nestvp {
 
 void kvm_run_loop::mark(path_step s) {
-    cpu_if& t = m_cpu.cpu();
-    m_probe.step(t.id(), s, t.step_time());
+    m_probe.step(m_cpu.id(), s, m_cpu.cpu().step_time());
 }
 
 void kvm_run_loop::run_hcall_issued() {
@@ -17,12 +16,12 @@ void kvm_run_loop::run_hcall_issued() {
 void kvm_run_loop::run_hcall_returned() {
     // L1 resumes once L0's return (charged to this thread) is done.
     m_resumed = m_cpu.cpu().step_time();
-    m_probe.step(m_cpu.cpu().id(), path_step::l1_parse_output, m_resumed);
+    m_probe.step(m_cpu.id(), path_step::l1_parse_output, m_resumed);
 }
 
 void kvm_run_loop::sample_after_run(uint32_t reason) {
     cpu_if& t = m_cpu.cpu();
-    const unsigned v = t.id();
+    const unsigned v = m_cpu.id();
     const uint64_t entered = t.entry_time_value(), trapped = t.trap_time_value();
     const uint64_t issued = m_issued, resumed = m_resumed;
     // Asleep: blocked, L0's dispatch of the ceded CPU back, the wake-up, halt polling.
@@ -32,7 +31,8 @@ void kvm_run_loop::sample_after_run(uint32_t reason) {
     if (m_last.valid) {
         // L1's handling of the previous exit ended with this run hcall; its sleep is not
         // handling. The round trip counts only when the vCPU did not block.
-        m_probe.latency(latency_kind::l1_handling, v, m_last.reason, m_last.resumed, issued, asleep);
+        m_probe.latency(latency_kind::l1_handling, v, m_last.reason, m_last.resumed, issued,
+                        asleep);
         if (m_last.trapped && m_last.blocks == m_blocks && entered >= issued)
             m_probe.latency(latency_kind::round_trip, v, m_last.reason, m_last.trap, entered);
     }

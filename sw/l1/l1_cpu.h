@@ -26,6 +26,7 @@ public:
            const l1_costs& costs, nested_probe& probe);
 
     cpu_if& cpu() { return m_thread; }
+    unsigned id() const { return m_id; }  // the CPU's number (cpu_if::id), fixed at boot
     sw_context& context() { return m_ctx; }
     uint64_t mftb() const { return m_thread.mftb(); }
     void exec(double cycles) { m_thread.charge(cycles); }
@@ -59,6 +60,7 @@ private:
     void host_ipi(const interrupt_record& rec);
 
     cpu_if& m_thread;
+    const unsigned m_id;
     sw_context& m_ctx;
     l1_costs m_costs;
     nested_probe& m_probe;

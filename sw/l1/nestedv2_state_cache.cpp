@@ -13,6 +13,7 @@ namespace nestvp {
 nestedv2_state_cache::nestedv2_state_cache(cpu_if& thread, memory_port& mem, nested_probe& probe,
                                            const l1_gsb_costs& costs)
     : m_thread(thread),
+      m_id(thread.id()),
       m_mem(mem),
       m_probe(probe),
       m_costs(costs),
@@ -40,7 +41,7 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     // __kvmhv_nestedv2_cached_reload: one GET_STATE of one element in the input buffer.
     // Member scratch, never a local: the hcall and the charge below may suspend this coroutine,
     // and one still suspended when the simulation ends is never unwound (its heap would leak).
-    m_probe.get_state_begin(m_thread.id(), m_thread.step_time());
+    m_probe.get_state_begin(m_id, m_thread.step_time());
     NESTVP_LOG(log::module::l1, log::level::trace,
                "vcpu " << m_vcpu << ": GET_STATE " << gsb_id_string(id)
                        << (m_in_window ? " (inside the guest-state window)" : ""));
@@ -65,11 +66,11 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
                                          : load_be32(buf.data() + elems[0].offset);
     m_thread.charge(m_costs.gsb_element);
     ++m_reloads;
-    m_probe.count(counter::l1_cache_reloads, m_thread.id());
-    if (m_in_window) m_probe.count(counter::l1_get_state_unprobed, m_thread.id());
+    m_probe.count(counter::l1_cache_reloads, m_id);
+    if (m_in_window) m_probe.count(counter::l1_get_state_unprobed, m_id);
     m_values[id] = v;
     m_valid_gen[id] = m_valid_now;
-    m_probe.get_state_end(m_thread.id(), m_thread.step_time());
+    m_probe.get_state_end(m_id, m_thread.step_time());
     return v;
 }
 

@@ -9,8 +9,8 @@
 
 #include "models/cpu_if.h"
 #include "models/memory_port.h"
-#include "sw/probes/nested_probe.h"
 #include "sw/papr/gsb_codec.h"
+#include "sw/probes/nested_probe.h"
 
 namespace nestvp {
 
@@ -49,6 +49,7 @@ private:
     int64_t hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8);
 
     cpu_if& m_thread;
+    const unsigned m_id;  // m_thread.id()
     memory_port& m_mem;
     nested_probe& m_probe;
     l1_gsb_costs m_costs;

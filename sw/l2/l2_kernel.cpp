@@ -21,6 +21,7 @@ l2_kernel::l2_kernel(cpu_if& thread, sw_context& ctx, const l2_params& params,
                      const l2_costs& costs, nested_probe& probe, workload* work,
                      guest_irq_queue& irqs, l2_sched_view& sched)
     : m_thread(thread),
+      m_id(thread.id()),
       m_ctx(ctx),
       m_params(params),
       m_costs(costs),
@@ -45,7 +46,7 @@ void l2_kernel::set_next_event(uint64_t delta) {
     delta = std::clamp<uint64_t>(delta, m_params.clockevent_min_delta, m_dec_max);
     m_next_tb = mftb() + delta;
     m_thread.write_dec(delta - 1);
-    m_probe.count(counter::l2_set_dec, m_thread.id());
+    m_probe.count(counter::l2_set_dec, m_id);
     exec(m_costs.set_dec.cycles);
 }
 
@@ -91,7 +92,7 @@ void l2_kernel::xive_access(uint64_t ea, bool store, uint64_t value) {
         else
             m_thread.guest_mmio_load(ea);
     });
-    m_probe.count(counter::l2_irqchip_accesses, m_thread.id());
+    m_probe.count(counter::l2_irqchip_accesses, m_id);
 }
 
 void l2_kernel::send_ipi() {
@@ -103,10 +104,10 @@ void l2_kernel::send_ipi() {
     const unsigned target = (m_params.vcpu + 1 + m_ipis_sent++ % others) % m_params.vcpus;
     if (m_sched.polling[target]) {
         m_sched.need_resched[target] = 1;
-        m_probe.count(counter::l2_ipis_skipped_polling, m_thread.id());
+        m_probe.count(counter::l2_ipis_skipped_polling, m_id);
         return;
     }
-    m_probe.count(counter::l2_ipis_sent, m_thread.id());
+    m_probe.count(counter::l2_ipis_sent, m_id);
     if (m_xive)
         // xive_cause_ipi: out_be64(trig_mmio, 0) on the target's IPI trigger page
         // (common.c:1069; QEMU's two-page ESB, spapr.c:435-440).
@@ -117,14 +118,14 @@ void l2_kernel::send_ipi() {
 
 void l2_kernel::ipi_action() {
     // smp_ipi_demux -> scheduler_ipi: need_resched ends a snooze; a cede has returned already.
-    m_probe.count(counter::l2_ipis_received, m_thread.id());
+    m_probe.count(counter::l2_ipis_received, m_id);
     exec(m_costs.ipi_handler.cycles);
     if (m_idle) m_need_resched = true;
 }
 
 void l2_kernel::device_action() {
     // The device's handler (vring_interrupt and the driver's completion); it may wake a task.
-    m_probe.count(counter::l2_device_interrupts, m_thread.id());
+    m_probe.count(counter::l2_device_interrupts, m_id);
     exec(m_costs.device_event.cycles);
     if (m_idle) m_need_resched = true;
 }
@@ -168,12 +169,12 @@ void l2_kernel::external_interrupt(const interrupt_record&) {
 
 void l2_kernel::run_expired_timers(uint64_t now) {
     if (m_tick_running && now >= m_next_tick) {
-        m_probe.count(counter::l2_ticks, m_thread.id());
+        m_probe.count(counter::l2_ticks, m_id);
         exec(m_costs.tick.cycles);
         while (m_next_tick <= now) m_next_tick += m_tick_period;
     }
     if (!m_work && now >= m_next_housekeeping) {
-        m_probe.count(counter::l2_housekeeping, m_thread.id());
+        m_probe.count(counter::l2_housekeeping, m_id);
         exec(m_costs.housekeeping.cycles);
         m_next_housekeeping = now + next_housekeeping_interval();
         if (m_idle) m_need_resched = true;  // the callback woke a kworker: leave the idle state
@@ -188,17 +189,17 @@ void l2_kernel::sample_timer_latency(uint64_t edge_tb, uint64_t handler_start) {
     // The edge in host ticks (L2 TB minus the offsets in force), then in time; the observer
     // classifies it by where the vCPU was then.
     const uint64_t edge = m_thread.time_of_host_ticks(edge_tb - m_ctx.tb_offset);
-    m_probe.timer_interrupt(m_thread.id(), edge, handler_start);
+    m_probe.timer_interrupt(m_id, edge, handler_start);
 }
 
 void l2_kernel::interrupt_entry() {
     // The interrupt is taken (SRR0/1 set, the vector fetched), then the prolog saves the
     // registers into the frame before the handler's C code runs (exceptions-64s.S,
     // interrupt_64.S): a step of its own, before the handler starts.
-    m_probe.step(m_thread.id(), path_step::l2_interrupt_entry, m_thread.step_time());
+    m_probe.step(m_id, path_step::l2_interrupt_entry, m_thread.step_time());
     exec(m_costs.interrupt_entry.cycles);
     m_thread.settle();  // retired at the rate it runs at, so the handler's start is exact
-    m_probe.step(m_thread.id(), path_step::l2_running, m_thread.step_time());
+    m_probe.step(m_id, path_step::l2_running, m_thread.step_time());
 }
 
 void l2_kernel::timer_interrupt(const interrupt_record& rec) {
@@ -207,14 +208,14 @@ void l2_kernel::timer_interrupt(const interrupt_record& rec) {
     const uint64_t handler_start = m_thread.step_time();
     const uint64_t edge_tb = m_next_tb;  // the 0 -> -1 transition set_next_event programmed
     m_thread.write_dec(m_dec_max);
-    m_probe.count(counter::l2_timer_interrupts, m_thread.id());
+    m_probe.count(counter::l2_timer_interrupts, m_id);
     exec(m_costs.timer_interrupt.cycles);
     const uint64_t now = mftb();
     if (now >= m_next_tb) {
         sample_timer_latency(edge_tb, handler_start);
         run_expired_timers(now);
     } else {
-        m_probe.count(counter::l2_early_timer_interrupts, m_thread.id());
+        m_probe.count(counter::l2_early_timer_interrupts, m_id);
     }
     program_next_event();
     (void)rec;
@@ -241,7 +242,7 @@ l2_kernel::idle_state l2_kernel::select_idle_state(uint64_t now) const {
 void l2_kernel::snooze(uint64_t start) {
     // snooze_loop: interrupts on, HMT_low/HMT_very_low, spin until need_resched or until
     // snooze_timeout (the Shared Cede target residency) passes; no hcall, no exit.
-    m_probe.count(counter::l2_snoozes, m_thread.id());
+    m_probe.count(counter::l2_snoozes, m_id);
     m_thread.set_nia(nia_snooze);
     m_thread.set_msr(m_thread.msr() | msr::ee);
     m_need_resched = false;
@@ -260,7 +261,7 @@ void l2_kernel::snooze(uint64_t start) {
     if (timed_out) {
         // menu_update: a polling state left at its time limit counts as idle until the next
         // timer, so the next pick goes deeper.
-        m_probe.count(counter::l2_snooze_timeouts, m_thread.id());
+        m_probe.count(counter::l2_snooze_timeouts, m_id);
         m_last_idle_us = 1e300;
     } else {
         m_last_idle_us = us_since(start);
@@ -273,7 +274,7 @@ void l2_kernel::cede(uint64_t start, bool stop_tick) {
     m_thread.set_msr(m_thread.msr() & ~msr::ee);
     if (m_params.nohz_idle && stop_tick) m_tick_running = false;  // NO_HZ idle stops the tick
     program_next_event();
-    m_probe.count(counter::l2_cedes, m_thread.id());
+    m_probe.count(counter::l2_cedes, m_id);
     m_thread.set_nia(nia_cede);
     m_ctx.gpr[3] = papr::H_CEDE;
     m_thread.guest_hcall();

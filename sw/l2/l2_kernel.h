@@ -13,8 +13,8 @@
 
 #include "models/cpu_if.h"
 #include "sw/l2/l2_config.h"
-#include "sw/probes/nested_probe.h"
 #include "sw/papr/guest_irq_queue.h"
+#include "sw/probes/nested_probe.h"
 #include "sw/workloads/workload.h"
 
 namespace nestvp {
@@ -96,6 +96,7 @@ private:
     void device_action();
 
     cpu_if& m_thread;
+    const unsigned m_id;  // m_thread.id()
     sw_context& m_ctx;
     l2_params m_params;
     l2_costs m_costs;
