@@ -81,11 +81,12 @@ void decrementer::start_of_simulation() {
 }
 
 void decrementer::on_edge() {
-    if (m_edges.fired())
+    const bool crossing = m_edges.fired();
+    if (crossing)
         NESTVP_LOG(log::module::timer, log::level::debug,
                    name() << ": DEC edge, " << (pending() ? "pending" : "not pending"));
     // An early wake-up left by a rewrite to a later edge changes nothing: no notification.
-    if (m_edges.fired()) notify_changed();
+    if (crossing) notify_changed();
     reschedule();
 }
 

@@ -26,8 +26,8 @@ public:
 
 private:
     void stall() {
-        const sc_core::sc_time d = m_port.take_delay();
-        if (m_thread && d != sc_core::SC_ZERO_TIME) m_thread->stall(d);
+        const sc_core::sc_time d = m_port.take_delay();  // taken even with no thread to stall
+        if (m_thread) m_thread->stall(d);                // a zero delay stalls nothing
     }
 
     tlm_memory_port& m_port;
