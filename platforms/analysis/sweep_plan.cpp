@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "platforms/config/param_schema.h"
 #include "platforms/processes/child_procs.h"
 #include "platforms/records/json.h"
 #include "platforms/records/text_files.h"
@@ -124,6 +125,19 @@ sweep_plan make_sample_plan(const std::string& platform_file,
     return p;
 }
 
+void add_noise_replicates(sweep_plan& plan, unsigned k, uint64_t base_seed, double duration_s) {
+    const grid_axis& pair = plan.grid.back();
+    uint64_t seed = base_seed;
+    for (unsigned r = 0; r < k; ++r)
+        for (const auto& v : pair.values)
+            plan.points.push_back({"run.duration_s=" + format_real(duration_s),
+                                   "run.seed=" + std::to_string(++seed), pair.key + "=" + v});
+    // Then the platform's own point as the samples run it: the centre the steps are taken from.
+    if (k > 0)
+        for (const auto& v : pair.values) plan.points.push_back({pair.key + "=" + v});
+    plan.replicates = k;
+}
+
 std::string point_file_name(size_t i) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "point-%04zu.json", i);
@@ -146,6 +160,7 @@ std::string sweep_manifest_json(const sweep_plan& plan) {
         s["hypercubes"] = plan.hypercubes;
         s["run_seconds"] = plan.run_seconds;
         s["count_scale"] = plan.count_scale;
+        s["replicates"] = plan.replicates;
         s["points"] = plan.points;
         d["sampled"] = s;
     }
@@ -190,6 +205,11 @@ sweep_plan parse_sampled_plan(const json& s, const std::string& file,
             bad(std::string("sampled.") + key + ": expected a number " + (scale ? "> 0" : ">= 0"));
         (scale ? p.count_scale : p.run_seconds) = v.get<double>();
     }
+    if (s.contains("replicates")) {
+        if (!s["replicates"].is_number_unsigned())
+            bad("sampled.replicates: expected a whole number");
+        p.replicates = s["replicates"].get<unsigned>();
+    }
     for (const auto& pt : s["points"]) {
         if (!pt.is_array()) bad("sampled.points: expected lists of key=value strings");
         std::vector<std::string> sets;
@@ -200,9 +220,11 @@ sweep_plan parse_sampled_plan(const json& s, const std::string& file,
         p.points.push_back(std::move(sets));
     }
     const size_t pairs = axes.back().values.size();
-    if (pairs == 0 || p.points.size() != size_t(p.samples) * pairs || p.points.size() != points)
-        bad("sampled: " + std::to_string(p.points.size()) + " points do not match " +
-            std::to_string(p.samples) + " samples x " + std::to_string(pairs) + " pairs");
+    const size_t runs = (size_t(p.samples) + p.replicates + (p.replicates ? 1 : 0)) * pairs;
+    if (pairs == 0 || p.points.size() != runs || p.points.size() != points)
+        bad("sampled: " + std::to_string(p.points.size()) + " points do not match (" +
+            std::to_string(p.samples) + " samples + " + std::to_string(p.replicates) +
+            " replicates + the platform's point) x " + std::to_string(pairs) + " pairs");
     return p;
 }
 

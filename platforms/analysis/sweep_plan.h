@@ -42,6 +42,11 @@ struct sweep_plan {
     // count_scale, i.e. as for run_seconds * count_scale of simulated time (1: not scaled).
     double run_seconds = 0;
     double count_scale = 1;
+    // Run-to-run noise (`nestvp uncertainty --run-noise K`): after the samples' points come K
+    // replicates x the paired values, point samples * pairs + k * pairs + p, each at the
+    // platform's own values and full length with a seed of its own, then the platform's own
+    // point under each paired value, run as the samples are (add_noise_replicates).
+    unsigned replicates = 0;
 
     std::vector<std::string> grid_keys() const;
     // The --set list of point i: base sets, then the point's grid values.
@@ -62,6 +67,12 @@ sweep_plan make_sample_plan(const std::string& platform_file,
                             const std::vector<std::string>& keys,
                             const std::vector<std::vector<std::string>>& samples,
                             const grid_axis& pair, uint64_t seed);
+
+// Appends `k` replicates of every paired value to a sampled plan: the platform's own values
+// (nothing sampled), run.duration_s = duration_s, and run.seed = base_seed + 1 + i for the i-th
+// replicate point, so no two runs share their random streams; then, if k > 0, the platform's
+// own point under each paired value with the plan's base sets (docs/cmd-uncertainty.md).
+void add_noise_replicates(sweep_plan& plan, unsigned k, uint64_t base_seed, double duration_s);
 
 // "point-0000.json" for i = 0 (0-based, as Slurm array task ids are).
 std::string point_file_name(size_t i);

@@ -7,6 +7,13 @@
 // Convergence: every bound is also given from the first hypercube alone (the first half of the
 // samples when `nestvp uncertainty` draws two), each with its bootstrap standard error.
 //
+// Run-to-run noise: with replicate runs in the plan (`--run-noise K`), each sample's value is
+// that of one full-length run: the sample's output plus replicate (sample mod K)'s step from
+// the platform's own point as the samples ran it (a ratio: times its factor). So the interval
+// is that of one measured run, not of the runs' mean, and a short run's offset is removed; the
+// noise is taken at the platform's values for every sample (docs/cmd-uncertainty.md). Shares
+// are computed without it.
+//
 // Shares: the squared Spearman rank correlation of the input with the output, normalised over
 // the inputs (rank correlation analysis; with the near-orthogonal inputs of a Latin hypercube it
 // approximates the squared standardised rank regression coefficients, without needing more
@@ -39,6 +46,8 @@ struct uncertainty_target {
     double p5_se = 0, p95_se = 0;
     interval_bounds half;                // from the first half of the samples
     std::vector<variance_share> shares;  // largest first
+    size_t noise_n = 0;                  // replicates with a value (0: no noise added)
+    double noise_sd = 0;                 // their standard deviation (a ratio's, at its median)
 };
 
 struct uncertainty_report {
@@ -46,6 +55,8 @@ struct uncertainty_report {
     unsigned hypercubes = 1, half_samples = 0;  // the first half_samples form the half
     double sim_seconds = 0;                     // simulated per run
     double count_scale = 1;                     // counts are reported multiplied by this
+    unsigned replicates = 0;                    // run-to-run noise replicates per paired value
+    double replicate_seconds = 0;               // simulated per replicate run
     std::vector<std::string> keys;              // the sampled keys
     std::vector<uncertainty_target> targets;
 };

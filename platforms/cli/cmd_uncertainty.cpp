@@ -35,6 +35,9 @@ const char* const k_help =
     "                    count by run.duration_s / S (latencies and ratios are not scaled);\n"
     "                    only where rates are stationary (docs/cmd-uncertainty.md)\n"
     "  --seed S          the sampling seed (default: the platform's run.seed)\n"
+    "  --run-noise K     also run K replicates of each pair value at the platform's own values,\n"
+    "                    full length, each with its own run.seed, and give every interval as\n"
+    "                    that of one run (default 0; docs/cmd-uncertainty.md)\n"
     "  --pair KEY=A,B    run every sample under each value (default\n"
     "                    l1.dec_policy=no-cancel,cancel)\n"
     "  --only KEY        sample only this assumed key (repeatable); the others keep their value\n"
@@ -85,7 +88,7 @@ double short_run_seconds(const cli_parser& cli, const std::string& file, const p
 struct uncertainty_args {
     std::vector<std::string> files, sets, only;
     std::string samples_text = "64", seed_text, pair_text = "l1.dec_policy=no-cancel,cancel";
-    std::string short_runs;
+    std::string short_runs, run_noise_text = "0";
     std::string jobs_text, csv_out, json_out, points_csv, plot_dir, emit_dir;
     std::vector<std::string> logs;  // --log, handed to every point
     bool quiet = false;
@@ -97,6 +100,17 @@ unsigned samples_of(const cli_parser& cli, const std::string& text) {
         return parse_positive_int("--samples", text);
     } catch (const usage_error& e) {
         throw usage_error(cli.prefix() + e.what());
+    }
+}
+
+// --run-noise K: replicates per paired value, 0 for none.
+unsigned run_noise_of(const cli_parser& cli, const std::string& text) {
+    if (text == "0") return 0;
+    try {
+        return parse_positive_int("--run-noise", text);
+    } catch (const usage_error&) {
+        throw usage_error(cli.prefix() + "--run-noise: expected 0 (none) or a whole number of " +
+                          "replicates from 1 to 4096, got '" + text + "'");
     }
 }
 
@@ -178,10 +192,17 @@ sweep_plan uncertainty_plan(const cli_parser& cli, uncertainty_args& a) {
     plan.hypercubes = 2;
     plan.run_seconds = run_seconds;
     plan.count_scale = cfg.run.duration_s / run_seconds;
+    add_noise_replicates(plan, run_noise_of(cli, a.run_noise_text), cfg.run.seed,
+                         cfg.run.duration_s);
     // A sample the platform's checks refuse fails before anything runs.
     const size_t pairs = pair.values.size();
-    check_plan_points("uncertainty", plan,
-                      [pairs](size_t i) { return "sample " + std::to_string(i / pairs); });
+    const size_t samples_end = size_t(plan.samples) * pairs,
+                 replicates_end = samples_end + size_t(plan.replicates) * pairs;
+    check_plan_points("uncertainty", plan, [=](size_t i) {
+        if (i < samples_end) return "sample " + std::to_string(i / pairs);
+        if (i < replicates_end) return "replicate " + std::to_string((i - samples_end) / pairs);
+        return std::string("the platform's own point");
+    });
     return plan;
 }
 
@@ -192,6 +213,7 @@ int parse_uncertainty_args(int argc, char** argv, uncertainty_args& a, sweep_pla
     cli.value("--samples", a.samples_text);
     cli.value("--seed", a.seed_text);
     cli.value("--short-runs", a.short_runs);
+    cli.value("--run-noise", a.run_noise_text);
     cli.value("--pair", a.pair_text);
     cli.list("--only", a.only);
     cli.list("--set", a.sets);

@@ -147,6 +147,54 @@ TEST(CliE2E, UncertaintyShortRunsScaleCounts) {
     EXPECT_EQ(test::slurp(d + "/merged.json"), test::slurp(d + "/short.json"));
 }
 
+// --run-noise K: K replicates per policy at the platform's values, full length (0.2 s here),
+// each with its own seed, then the platform's own point at the short length; the summary says
+// so and every count target carries the replicates' scatter. Through --emit-jobs and merge the
+// same.
+TEST(CliE2E, UncertaintyRunNoiseReplicates) {
+    const std::string d = test::fresh_dir("e2e-uncertainty-noise");
+    const auto args = [&](std::vector<std::string> extra) {
+        std::vector<std::string> a = {"uncertainty",
+                                      k_ref,
+                                      "--samples",
+                                      "4",
+                                      "--only",
+                                      "l2.vcpus",
+                                      "--quiet",
+                                      "--set",
+                                      "run.duration_s=0.2",
+                                      "--short-runs",
+                                      "0.05",
+                                      "--run-noise",
+                                      "2"};
+        a.insert(a.end(), extra.begin(), extra.end());
+        return nestvp(a);
+    };
+    const auto r = run_cmd(args({"--json", d + "/noise.json"}), d);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("run-to-run noise of 2 replicates of 0.2 s"), std::string::npos) << r.out;
+    const json j = parse_json(test::slurp(d + "/noise.json"), "noise.json");
+    EXPECT_EQ(j["replicates"], 2);
+    EXPECT_EQ(j["replicate_seconds"], 0.2);
+    bool exits = false;
+    for (const auto& t : j["targets"])
+        if (t["target"] == "kvm_guest_exit [no-cancel]") {
+            exits = true;
+            EXPECT_EQ(t["noise_n"], 2);
+            EXPECT_GT(t["noise_sd"].get<double>(), 0);  // two seeds, two exit counts
+        }
+    EXPECT_TRUE(exits);
+    const auto e = run_cmd(args({"--emit-jobs", d + "/jobs"}), d);
+    ASSERT_EQ(e.code, 0) << e.err;
+    const int rc = std::system(("cd / && parallel --will-cite -j 2 < '" + d +
+                                "/jobs/jobs.txt' > '" + d + "/parallel.log' 2>&1")
+                                   .c_str());
+    ASSERT_EQ(rc, 0) << test::slurp(d + "/parallel.log");
+    const auto merged = run_cmd(nestvp({"merge", d + "/jobs", "--json", d + "/merged.json"}), d);
+    ASSERT_EQ(merged.code, 0) << merged.err;
+    EXPECT_EQ(test::slurp(d + "/merged.json"), test::slurp(d + "/noise.json"));
+}
+
 TEST(CliE2E, UncertaintyBadArgumentsExit2) {
     const std::string d = test::fresh_dir("e2e-uncertainty-bad");
     // Each line: the options after `uncertainty FILE`, and what the message says.
@@ -160,6 +208,7 @@ TEST(CliE2E, UncertaintyBadArgumentsExit2) {
          "--short-runs 20: longer than run.duration_s (10); runs are shortened, never lengthened"},
         {{"--short-runs", "x"}, "--short-runs: expected a time in seconds"},
         {{"--short-runs", "0"}, "--short-runs 0: run.duration_s: expected "},
+        {{"--run-noise", "x"}, "--run-noise: expected 0 (none) or a whole number of replicates"},
         {{"--only", "l2.housekeeping_hz"}, "--only l2.housekeeping_hz: not an assumed number"},
         {{"--emit-jobs", d + "/j", "--csv", d + "/x.csv"}, "with --emit-jobs"},
         // A negative seed is not wrapped to 2^64 - 1; a pair needs two values, each given once.

@@ -2,6 +2,7 @@
 // uncertainty.h).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "platforms/analysis/latin_hypercube.h"
@@ -205,6 +206,105 @@ TEST(UncertaintyStats, ScaledCountsAndTheFirstHalfsBounds) {
     EXPECT_TRUE(j["targets"][0].contains("p5_se"));
     EXPECT_NE(uncertainty_text(rep).find("runs of 1 s simulated; counts scaled x10 to 10 s"),
               std::string::npos);
+}
+
+// Run-to-run noise: replicates at the platform's values, full length, each with its own seed,
+// then the platform's own point as the samples run it. Each sample's value becomes one run's:
+// plus replicate (i mod K)'s step from that point (a ratio: times its factor), which also
+// removes a short run's offset. Shares stay those of the samples alone.
+TEST(UncertaintyStats, RunNoiseGivesOneRunsIntervalFromThePlatformsPoint) {
+    const unsigned n = 40, k = 4;
+    const auto samples = latin_hypercubes({{"x", 0, 1, false}}, n / 2, 2, 9);
+    sweep_plan plan =
+        make_sample_plan("/p.yaml", {"run.duration_s=1"}, {"x"}, samples, {"pol", {"a", "b"}}, 9);
+    plan.hypercubes = 2;
+    plan.count_scale = 10;
+    add_noise_replicates(plan, k, 1, 10);
+    ASSERT_EQ(plan.replicates, k);
+    ASSERT_EQ(plan.points.size(), 2u * (n + k + 1));
+    EXPECT_EQ(plan.points[2 * n],
+              (std::vector<std::string>{"run.duration_s=10", "run.seed=2", "pol=a"}));
+    EXPECT_EQ(plan.points[2 * n + 1].at(1), "run.seed=3");  // no two runs share a seed
+    EXPECT_EQ(plan.points[2 * (n + k)], (std::vector<std::string>{"pol=a"}));
+    EXPECT_EQ(plan.point_sets(2 * (n + k)).front(), "run.duration_s=1");
+    const auto record = [](uint64_t exits, uint64_t gets) {
+        run_record r;
+        r.result.metrics.kvm_guest_exit = exits;
+        r.result.metrics.gsb_recv = gets;
+        r.result.metrics.arithoh_count = 100;
+        return std::optional<run_record>(r);
+    };
+    // Samples (1 s, scaled x10): exits 1000 + 100 x under a, twice that under b. The
+    // platform's point at 1 s: 1000 (10,000 scaled), 10 % short of its 10 s replicates, which
+    // scatter by -30, -10, +10, +30 around 11,000 (b: 22,000, ratios around 2).
+    std::vector<std::optional<run_record>> pts(plan.points.size());
+    for (unsigned s = 0; s < n; ++s) {
+        const auto x = static_cast<uint64_t>(100 * value_of(samples[s][0]));
+        pts[2 * s] = record(1000 + x, 500);
+        pts[2 * s + 1] = record(2 * (1000 + x), 500);
+    }
+    const int step[k] = {-30, -10, 10, 30};
+    for (unsigned r = 0; r < k; ++r) {
+        pts[2 * (n + r)] = record(11000 + step[r], 5000 + step[r]);
+        pts[2 * (n + r) + 1] = record(22000, 5000);
+    }
+    pts[2 * (n + k)] = record(1000, 500);
+    pts[2 * (n + k) + 1] = record(2000, 500);
+    const uncertainty_report rep = analyse_samples(plan, pts);
+    const auto target = [&](const std::string& name) -> const uncertainty_target& {
+        for (const auto& t : rep.targets)
+            if (t.name == name) return t;
+        ADD_FAILURE() << "no target " << name;
+        return rep.targets.front();
+    };
+    const uncertainty_target& exits = target("kvm_guest_exit [a]");
+    // Without noise the samples span 10,000 .. 11,000; one run's values sit 1,000 higher
+    // (the short runs' offset) and 30 wider.
+    EXPECT_GT(exits.p5, 11000 - 30);
+    EXPECT_LT(exits.p5, 11000 + 100);
+    EXPECT_GT(exits.p95, 11900);
+    EXPECT_LE(exits.p95, 12000 + 30);
+    EXPECT_EQ(exits.noise_n, k);
+    EXPECT_NEAR(exits.noise_sd, std::sqrt((900 + 100 + 100 + 900) / 3.0), 1e-9);
+    EXPECT_EQ(exits.shares.front().key, "x");
+    EXPECT_GT(exits.shares.front().rho, 0.99);  // from the samples alone
+    // GET_STATE: every sample alike, so the interval is the replicates' scatter alone.
+    const uncertainty_target& gets = target("gsb_recv [a]");
+    EXPECT_GE(gets.p5, 5000 - 30);
+    EXPECT_LT(gets.p5, 5000 - 10);
+    EXPECT_GT(gets.p95, 5000 + 10);
+    // Ratios: b/a factors 22000 / (11000 + step) over the platform's point's 2.
+    const uncertainty_target& ratio = target("ratio kvm_guest_exit b/a");
+    EXPECT_LT(ratio.p5, 2.0);
+    EXPECT_GT(ratio.p95, 2.0);
+    EXPECT_NEAR(ratio.median, 2.0, 0.01);
+    EXPECT_GT(ratio.noise_sd, 0);
+    const json j = uncertainty_json(rep);
+    EXPECT_EQ(j["replicates"], k);
+    EXPECT_EQ(j["targets"][0]["noise_n"], k);
+    EXPECT_NE(uncertainty_text(rep).find("run-to-run noise of 4 replicates"), std::string::npos);
+    // Without replicates nothing is added: the same samples give the samples' own interval.
+    sweep_plan bare = plan;
+    bare.replicates = 0;
+    bare.points.resize(2 * n);
+    std::vector<std::optional<run_record>> bare_pts(pts.begin(), pts.begin() + 2 * n);
+    for (const auto& t : analyse_samples(bare, bare_pts).targets)
+        if (t.name == "kvm_guest_exit [a]") {
+            EXPECT_LE(t.p95, 11000);
+            EXPECT_EQ(t.noise_n, 0u);
+        }
+    // The manifest keeps the replicates; a count that does not match the points is named.
+    const sweep_plan back = parse_sweep_manifest(sweep_manifest_json(plan), "sweep.json");
+    EXPECT_EQ(back.replicates, k);
+    EXPECT_EQ(back.points, plan.points);
+    json bad = parse_json(sweep_manifest_json(plan), "sweep.json");
+    bad["sampled"]["replicates"] = k + 1;
+    try {
+        parse_sweep_manifest(json_text(bad), "sweep.json");
+        ADD_FAILURE() << "replicates that do not match the points were accepted";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("replicates"), std::string::npos) << e.what();
+    }
 }
 
 // A sampled plan round-trips through its manifest (what merge reads).
