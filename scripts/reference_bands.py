@@ -176,6 +176,9 @@ def design(u):
         text += f", {secs:g} s runs"
     if u.get("count_scale", 1) != 1:
         text += f", counts scaled x{u['count_scale']:g} to {u['counts_scaled_to_s']:g} s"
+    if u.get("replicates"):
+        text += (f"; each sample as one run: plus the run-to-run noise of {u['replicates']} "
+                 f"replicates of {u['replicate_seconds']:g} s per policy, each with its own seed")
     return text
 
 
