@@ -126,6 +126,14 @@ module decrementer_unit (
     assign dec_state = dec_q;
     assign hdec_state = hdec_q;
 
+`ifdef NESTVP_ASSERT
+    // The properties, for simulation (Verilator --assert) and for the proofs (make formal).
+`include "decrementer_unit_properties.vh"
+`ifdef NESTVP_COVER
+`include "decrementer_unit_scenarios.vh"
+`endif
+`endif
+
 endmodule
 
 `default_nettype wire
