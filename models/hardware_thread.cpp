@@ -16,7 +16,6 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       hcall_socket("hcall_socket"),
       m_core(owner),
       m_index(index),
-      m_id(index),
       m_timers(make_timer_unit("timers", owner.tb(), timer_opts)),
       m_irq("irq"),
       m_tbr(owner.tb()),
@@ -26,6 +25,7 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_resolution_s(sc_core::sc_get_time_resolution().to_seconds()),
       m_units_per_second(1.0 / m_resolution_s),
       m_resolution_fs(local_time::resolution_fs()) {
+    set_thread_id(index);  // until the platform numbers it (set_id)
     // The core's SMT table has one entry per thread it can run (core.h).
     if (index >= owner.max_threads())
         throw std::invalid_argument(std::string(this->name()) + ": thread " +

@@ -43,8 +43,8 @@ public:
     core& owner() { return m_core; }
     unsigned index() const { return m_index; }  // within its core
     // Platform-wide thread number (statistics); defaults to the index within the core.
-    unsigned id() const override { return m_id; }
-    void set_id(unsigned id) { m_id = id; }
+    unsigned id() const override { return hv_thread_if::id(); }
+    void set_id(unsigned id) { set_thread_id(id); }
     // Architected state. Each access first retires the cycles charged so far (settle()), so
     // whatever the software observes or changes happens at the right simulated time.
     timer_unit_if& timers() override {
@@ -235,7 +235,6 @@ private:
 
     core& m_core;
     unsigned m_index;
-    unsigned m_id;
     std::unique_ptr<timer_unit_if> m_timers;
     exception_logic m_irq;
     tb_register m_tbr;

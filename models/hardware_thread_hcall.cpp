@@ -31,7 +31,7 @@ void hardware_thread::hcall(hcall_frame& frame) {
     m_hcall_in_flight = true;
     tlm::tlm_generic_payload& gp = m_hcall_gp;
     m_hcall_ext->frame = frame;
-    m_hcall_ext->thread_id = m_id;
+    m_hcall_ext->thread_id = id();
     gp.set_command(tlm::TLM_WRITE_COMMAND);
     gp.set_address(frame.r[3]);
     gp.set_data_ptr(nullptr);
