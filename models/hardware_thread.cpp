@@ -1,24 +1,28 @@
-// hardware_thread: construction, per-level handlers, cycle accounting and the running NIA.
-// Its other jobs have a file each: _work (retiring cycles, run-ahead), _guest (entry and trap),
-// _hcall (the hcall initiator), _interrupts (dispatch), _waits (timed and external waits).
+// hardware_thread: construction, the composition of its parts (context_switch,
+// interrupt_dispatch, hcall_initiator) and cycle accounting. The work itself is in _work
+// (retiring cycles, run-ahead) and _waits (timed and external waits).
 #include "models/hardware_thread.h"
 
 #include <stdexcept>
 #include <string>
 
 #include "models/local_time.h"
+#include "models/log.h"
 
 namespace nestvp {
 
 hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owner, unsigned index,
                                  const timer_unit_options& timer_opts)
     : sc_core::sc_module(name),
-      hcall_socket("hcall_socket"),
+      hcall_socket(m_hcalls.socket),
       m_core(owner),
       m_index(index),
       m_timers(make_timer_unit("timers", owner.tb(), timer_opts)),
       m_irq("irq"),
       m_tbr(owner.tb()),
+      m_contexts(this->name(), m_irq, m_tbr, m_wake_at, m_trace_hook),
+      m_dispatch(this->name(), m_irq, m_contexts),
+      m_hcalls("hcall_socket", this->name()),
       m_wake("wake"),
       m_horizon("horizon"),
       m_horizon_units(sc_core::sc_time(horizon_seconds, sc_core::SC_SEC).value()),
@@ -37,16 +41,71 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
     m_wake_or_horizon |= m_wake;
     m_wake_or_horizon |= m_horizon;
     m_core.attach(*this, *this);
-    m_hcall_ext = new hcall_extension;
-    m_hcall_gp.set_extension(m_hcall_ext);  // the payload frees it
 }
 
 void hardware_thread::set_handler(context_level lvl, interrupt_handler handler) {
-    m_handlers.at(static_cast<unsigned>(lvl)) = std::move(handler);
+    m_dispatch.set_handler(lvl, std::move(handler));
+}
+
+trap_info hardware_thread::enter(sw_context& guest) {
+    settle();
+    return m_contexts.enter(guest);
+}
+
+uint64_t hardware_thread::guest_hcall() {
+    settle();
+    return m_contexts.guest_hcall();
+}
+
+void hardware_thread::guest_mmio_trap(uint64_t ea, bool store) {
+    settle();
+    m_contexts.guest_mmio_trap(ea, store);
+}
+
+void hardware_thread::guest_mmio_store(uint64_t ea) {
+    guest_mmio_trap(ea, true);
+}
+
+uint64_t hardware_thread::guest_mmio_load(uint64_t ea) {
+    sw_context* me = m_contexts.guest();
+    guest_mmio_trap(ea, false);
+    return me->gpr[9];  // the accessor's RT (power_insn::guest_mmio_load)
+}
+
+void hardware_thread::hcall(hcall_frame& frame) {
+    // `sc 1` from L1: the call runs L0 firmware on this thread in hypervisor state.
+    settle();
+    const context_switch::hv_call_state caller = m_contexts.hv_call_enter();
+    if (!m_hcalls.bound()) {
+        frame.r[3] = static_cast<uint64_t>(-2);  // H_FUNCTION: no firmware behind the thread
+        m_contexts.hv_call_return(caller);
+        return;
+    }
+    trace();
+    const sc_core::sc_time delay = m_hcalls.call(frame, id());
+    // The initiator honours the annotated delay: the thread stalls for it (run-ahead kept).
+    if (delay > sc_core::SC_ZERO_TIME) stall(delay);
+    m_contexts.hv_call_return(caller);
+}
+
+void hardware_thread::dispatch_interrupt() {
+    const auto v = m_irq.pending_vector();
+    if (!v) return;  // withdrawn in the meantime
+    // Interrupt entry saves PPR and runs the handler at medium priority; the return restores
+    // PPR (Linux: the exception prolog's PPR save and HMT_MEDIUM, exceptions-64s.S; an L0 saves
+    // a partition's PPR with the rest of its state). So a snoozing thread's handler, and L0 and
+    // L1 after its trap, run at normal priority.
+    NESTVP_LOG(log::module::thread, log::level::debug,
+               name() << ": interrupt 0x" << std::hex << *v << std::dec << " at L"
+                      << static_cast<unsigned>(level()));
+    const bool saved_low = m_core.is_low_priority(m_index);
+    if (saved_low) set_low_priority(false);
+    m_dispatch.take(*v);
+    if (saved_low) set_low_priority(true);
 }
 
 hardware_thread::accounting hardware_thread::current_accounting() const {
-    switch (m_level) {
+    switch (level()) {
         case context_level::l0:
             return acct_l0;
         case context_level::l1:
@@ -54,16 +113,6 @@ hardware_thread::accounting hardware_thread::current_accounting() const {
         default:
             return (m_irq.msr() & msr::pr) ? acct_l2_user : acct_l2_kernel;
     }
-}
-
-uint64_t hardware_thread::current_nia() const {
-    const sw_context* c = m_level == context_level::l2 ? m_guest : m_host;
-    return c ? c->nia : 0;
-}
-
-void hardware_thread::set_nia(uint64_t nia) {
-    sw_context* c = m_level == context_level::l2 ? m_guest : m_host;
-    if (c) c->nia = nia;
 }
 
 double hardware_thread::cycles(accounting a) const {

@@ -17,10 +17,13 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/context_switch.h"
 #include "models/core.h"
 #include "models/cpu_if.h"
 #include "models/exception_logic.h"
+#include "models/hcall_initiator.h"
 #include "models/hcall_protocol.h"
+#include "models/interrupt_dispatch.h"
 #include "models/local_time.h"
 #include "models/sw_context.h"
 #include "models/tb_register.h"
@@ -35,7 +38,8 @@ class hardware_thread final : public sc_core::sc_module,
                               public cpu_if {
 public:
     // Optional: a thread with no firmware attached (unit tests) answers hcalls with H_FUNCTION.
-    tlm_utils::simple_initiator_socket_optional<hardware_thread> hcall_socket;
+    // The hcall initiator's socket (models/hcall_initiator.h).
+    tlm_utils::simple_initiator_socket_optional<hcall_initiator>& hcall_socket;
 
     hardware_thread(const sc_core::sc_module_name& name, core& owner, unsigned index,
                     const timer_unit_options& timer_opts);
@@ -133,27 +137,30 @@ public:
         settle();
         return m_core.tb().ticks();
     }
-    uint64_t host_tb_offset() const override { return m_host ? m_host->tb_offset : 0; }
+    uint64_t host_tb_offset() const override {
+        const sw_context* h = m_contexts.host();
+        return h ? h->tb_offset : 0;
+    }
     void set_handler(context_level lvl, interrupt_handler handler) override;
 
     // Context bookkeeping.
-    context_level level() const { return m_level; }
+    context_level level() const { return m_contexts.level(); }
     void set_level(context_level lvl) override {
         settle();
-        m_level = lvl;
+        m_contexts.set_level(lvl);
     }
-    sw_context* host() { return m_host; }
-    void set_host(sw_context* ctx) { m_host = ctx; }
-    sw_context* guest() { return m_guest; }
-    uint64_t current_nia() const;
-    void set_nia(uint64_t nia) override;
+    sw_context* host() { return m_contexts.host(); }
+    void set_host(sw_context* ctx) { m_contexts.set_host(ctx); }
+    sw_context* guest() { return m_contexts.guest(); }
+    uint64_t current_nia() const { return m_contexts.current_nia(); }
+    void set_nia(uint64_t nia) override { m_contexts.set_nia(nia); }
 
     // From the hypervisor context: hand the thread to `guest` (MSR <- guest.msr via hrfid) and
     // block until it traps. Returns the trap.
     trap_info enter(sw_context& guest) override;
     // From the guest context: waits for the next entry (enter()), at the entering thread's
     // local time. A guest's first instruction waits here.
-    void await_entry(sw_context& guest) override;
+    void await_entry(sw_context& guest) override { m_contexts.await_entry(guest); }
     // From the guest context: `sc 1` with the hcall in guest.gpr; blocks until re-entered and
     // returns the guest's r3 then.
     uint64_t guest_hcall() override;
@@ -206,13 +213,12 @@ public:
 
     // Cycles retired per accounting class, including the compute() in progress.
     double cycles(accounting a) const override;
-    sc_core::sc_time entry_time() const override { return m_entry_time; }
-    sc_core::sc_time trap_time() const override { return m_trap_time; }
-    uint64_t entry_time_value() const override { return m_entry_time.value(); }
-    uint64_t trap_time_value() const override { return m_trap_time.value(); }
+    sc_core::sc_time entry_time() const override { return m_contexts.entry_time(); }
+    sc_core::sc_time trap_time() const override { return m_contexts.trap_time(); }
+    uint64_t entry_time_value() const override { return m_contexts.entry_time().value(); }
+    uint64_t trap_time_value() const override { return m_contexts.trap_time().value(); }
 
 private:
-    void guest_trap(const trap_info& t);  // guest side of a trap: hand back, wait for re-entry
     void trace() {
         if (m_trace_hook) m_trace_hook();
     }
@@ -238,17 +244,13 @@ private:
     std::unique_ptr<timer_unit_if> m_timers;
     exception_logic m_irq;
     tb_register m_tbr;
-    context_level m_level = context_level::l0;
-    sw_context* m_host = nullptr;
-    sw_context* m_guest = nullptr;
-    std::array<interrupt_handler, 3> m_handlers;
     std::function<void()> m_trace_hook;
-
-    trap_info m_trap;
-    bool m_trap_pending = false;
-    sc_core::sc_event m_trap_event;
-    sc_core::sc_event m_resume;  // enter(): the guest context m_guest runs
-    sc_core::sc_time m_entry_time, m_trap_time;
+    local_time::wake_slot m_wake_at;  // end of this thread's timed wait, if any
+    // Its jobs besides the work itself, each a class of its own: which context runs and the
+    // switches between them, where an interrupt goes, the hcall transaction.
+    context_switch m_contexts;
+    interrupt_dispatch m_dispatch;
+    hcall_initiator m_hcalls;
 
     // What compute() and spin_for() wait on: the segment's deadline (a timed notification),
     // the exception logic's deliverable changes, and a re-rate that ends the segment.
@@ -268,12 +270,7 @@ private:
     const double m_units_per_second;                 // SystemC time-value units per second (fixed)
     const double m_resolution_fs;                    // local_time::resolution_fs()
 
-    tlm::tlm_generic_payload m_hcall_gp;  // the hcall transaction, reused (hcall())
-    hcall_extension* m_hcall_ext;         // its extension (owned by the payload)
-    bool m_hcall_in_flight = false;
-    double m_owed = 0;                // charged, not yet retired
-    local_time::wake_slot m_wake_at;  // end of this thread's timed wait, if any
-    sc_dt::uint64 m_handoff = 0;      // run-ahead passed between contexts at entry and trap
+    double m_owed = 0;  // charged, not yet retired
     std::array<double, acct_count> m_cycles{};
     // The segment of compute() or spin_for() that waits now. A re-rate retires its cycles at
     // the old rate and restarts it at the new one in place (rerated()), without waking the
