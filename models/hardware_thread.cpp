@@ -1,6 +1,6 @@
-// hardware_thread: construction, the composition of its parts (context_switch,
-// interrupt_dispatch, hcall_initiator) and cycle accounting. The work itself is in _work
-// (retiring cycles, run-ahead) and _waits (timed and external waits).
+// hardware_thread: construction and the composition of its parts (thread_execution,
+// context_switch, interrupt_dispatch, hcall_initiator), the hcall and the PPR save around an
+// interrupt.
 #include "models/hardware_thread.h"
 
 #include <stdexcept>
@@ -23,12 +23,7 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
       m_contexts(this->name(), m_irq, m_tbr, m_wake_at, m_trace_hook),
       m_dispatch(this->name(), m_irq, m_contexts),
       m_hcalls("hcall_socket", this->name()),
-      m_wake("wake"),
-      m_horizon("horizon"),
-      m_horizon_units(sc_core::sc_time(horizon_seconds, sc_core::SC_SEC).value()),
-      m_resolution_s(sc_core::sc_get_time_resolution().to_seconds()),
-      m_units_per_second(1.0 / m_resolution_s),
-      m_resolution_fs(local_time::resolution_fs()) {
+      m_exec(this->name(), owner, index, m_irq, *m_timers, m_contexts, m_wake_at, m_trace_hook) {
     set_thread_id(index);  // until the platform numbers it (set_id)
     // The core's SMT table has one entry per thread it can run (core.h).
     if (index >= owner.max_threads())
@@ -37,10 +32,8 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
                                     std::to_string(owner.max_threads()) + " thread(s)");
     m_irq.timer_lines.bind(
         *m_timers);  // the thread is the platform of its unit and exception logic
-    m_irq.set_waker(m_wake);
-    m_wake_or_horizon |= m_wake;
-    m_wake_or_horizon |= m_horizon;
-    m_core.attach(*this, *this);
+    m_exec.set_interrupt_dispatch([this] { dispatch_interrupt(); });
+    m_exec.attach();
 }
 
 void hardware_thread::set_handler(context_level lvl, interrupt_handler handler) {
@@ -102,26 +95,6 @@ void hardware_thread::dispatch_interrupt() {
     if (saved_low) set_low_priority(false);
     m_dispatch.take(*v);
     if (saved_low) set_low_priority(true);
-}
-
-hardware_thread::accounting hardware_thread::current_accounting() const {
-    switch (level()) {
-        case context_level::l0:
-            return acct_l0;
-        case context_level::l1:
-            return acct_l1;
-        default:
-            return (m_irq.msr() & msr::pr) ? acct_l2_user : acct_l2_kernel;
-    }
-}
-
-double hardware_thread::cycles(accounting a) const {
-    double c = m_cycles.at(a);
-    // A segment folded from run-ahead starts at the thread's local time, perhaps after now.
-    const sc_dt::uint64 now = local_time::now_value();
-    if (m_seg.active && !m_seg.ended && m_seg.acct == a && now > m_seg.start)
-        c += seconds_of(now - m_seg.start) * m_seg.rate;
-    return c;
 }
 
 }  // namespace nestvp

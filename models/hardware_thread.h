@@ -27,15 +27,12 @@
 #include "models/local_time.h"
 #include "models/sw_context.h"
 #include "models/tb_register.h"
+#include "models/thread_execution.h"
 #include "models/timer_unit_factory.h"
 
 namespace nestvp {
 
-class hardware_thread final : public sc_core::sc_module,
-                              public local_time::wake_source,
-                              public rate_listener,
-                              public hv_thread_if,
-                              public cpu_if {
+class hardware_thread final : public sc_core::sc_module, public hv_thread_if, public cpu_if {
 public:
     // Optional: a thread with no firmware attached (unit tests) answers hcalls with H_FUNCTION.
     // The hcall initiator's socket (models/hcall_initiator.h).
@@ -74,7 +71,7 @@ public:
     uint64_t time_of_host_ticks(uint64_t host_ticks) const override {
         return m_core.tb().time_of(host_ticks).value();
     }
-    double now_seconds() const override;
+    double now_seconds() const override { return local_time::now().to_seconds(); }
 
     // cpu_if's SPR and interrupt-state accesses: each through timers() or irq(), which settle.
     uint64_t read_dec() override { return timers().read_dec(); }
@@ -90,18 +87,16 @@ public:
     std::optional<uint32_t> pending_vector() override { return irq().pending_vector(); }
     bool external_pending() override { return irq().external(); }
 
-    // Work: retire `cycles` at this thread's share of the core. Returns early, with the cycles
-    // done, as soon as an enabled interrupt is pending; re-rated whenever a sibling starts or
-    // stops. Must be called from the running context's SystemC thread.
-    struct compute_result {
-        double done = 0;
-        bool interrupted = false;
-    };
-    compute_result compute(double cycles);
-    // Busy-waits (a spin loop: the thread stays active) for `d` of simulated time or until
-    // `stop()` holds, taking each interrupt as it comes (a handler may make it hold). Returns
-    // true if the time ran out. The guest's snooze loop (docs/l2-kernel.md), L1's halt polling.
-    bool spin_for(const sc_core::sc_time& d, const std::function<bool()>& stop);
+    // Work (thread_execution): retire `cycles` at this thread's share of the core; returns
+    // early, with the cycles done, as soon as an enabled interrupt is pending. Must be called
+    // from the running context's SystemC thread.
+    using compute_result = thread_execution::compute_result;
+    compute_result compute(double cycles) { return m_exec.compute(cycles); }
+    // Busy-waits (the thread stays active) for `d` or until `stop()` holds, taking each
+    // interrupt as it comes. The guest's snooze loop (docs/l2-kernel.md), L1's halt polling.
+    bool spin_for(const sc_core::sc_time& d, const std::function<bool()>& stop) {
+        return m_exec.spin_for(d, stop);
+    }
     bool spin_for(double amount, time_unit unit, const std::function<bool()>& stop) override {
         return spin_for(
             sc_core::sc_time(amount, unit == time_unit::us ? sc_core::SC_US : sc_core::SC_NS),
@@ -109,30 +104,16 @@ public:
     }
     // compute() until all cycles are done, taking each interrupt as it comes: OS-level ones go
     // to the running level's handler; HV-class ones in a guest trap to the hypervisor.
-    void execute(double cycles) override;
-    // The cost of a software step. With MSR[EE]=1 it is retired at once (an interrupt handler
-    // may observe the order of the steps). With EE=0 no interrupt of this context can run, so
-    // steps are accumulated and retired in one compute() at the next point where the thread
-    // does something observable (an architected-state access, an hcall, a guest entry or trap,
-    // an activity or level change, or compute()); nothing moves in simulated time in between.
-    void charge(double cycles) override {
-        if (m_irq.msr() & msr::ee)
-            execute(cycles);
-        else
-            m_owed += cycles;
-    }
-    void settle() override {
-        if (m_owed > 0) execute(0);
-    }
-    // A stall of `d` that occupies the thread (a memory access's annotated delay): charged as
-    // the cycles the thread retires in `d` at its current share of the core.
-    void stall(const sc_core::sc_time& d) override {
-        if (d == sc_core::SC_ZERO_TIME) return;
-        charge(static_cast<double>(d.value()) / m_units_per_second * m_core.thread_rate(m_index));
-    }
-    // When the work charged so far ends if retired at the current rate (sc_time value): the
-    // start of the software's next step, for path marks. Retires nothing.
-    uint64_t step_time() const override;
+    void execute(double cycles) override { m_exec.execute(cycles); }
+    // The cost of a software step: retired at once with MSR[EE]=1, else accumulated until the
+    // thread next does something observable (thread_execution::charge).
+    void charge(double cycles) override { m_exec.charge(cycles); }
+    void settle() override { m_exec.settle(); }
+    // A stall of `d` that occupies the thread (a memory access's annotated delay).
+    void stall(const sc_core::sc_time& d) override { m_exec.stall(d); }
+    // When the work charged so far ends (sc_time value): the start of the software's next
+    // step, for path marks. Retires nothing.
+    uint64_t step_time() const override { return m_exec.step_time(); }
     uint64_t host_ticks() override {
         settle();
         return m_core.tb().ticks();
@@ -196,23 +177,15 @@ public:
     }
 
     // Time passing in L0 (a TLM annotated delay): retires what is charged, then waits `d`.
-    void wait_for(const sc_core::sc_time& d);
+    void wait_for(const sc_core::sc_time& d) { m_exec.wait_for(d); }
     // Waits for an event that a thread of another core may notify: meanwhile this thread's
     // wake time is unknown, so its siblings do not run ahead (docs/local-time.md).
-    void wait_external(const sc_core::sc_event& e);
-    void wait_for_wake() override;
+    void wait_external(const sc_core::sc_event& e) { m_exec.wait_external(e); }
+    void wait_for_wake() override { m_exec.wait_for_wake(); }
     void wait_signal(const cpu_signal& s) override { wait_external(s.event()); }
-    // Run-ahead bound for the core's threads: this thread's timed wait or timer edge.
-    sc_dt::uint64 next_wake() const override {
-        return std::min(m_wake_at.value(), m_timers->next_wake());
-    }
-    void wake_slots(std::vector<const local_time::wake_slot*>& out) const override {
-        out.push_back(&m_wake_at);
-        m_timers->wake_slots(out);
-    }
 
     // Cycles retired per accounting class, including the compute() in progress.
-    double cycles(accounting a) const override;
+    double cycles(accounting a) const override { return m_exec.cycles(a); }
     sc_core::sc_time entry_time() const override { return m_contexts.entry_time(); }
     sc_core::sc_time trap_time() const override { return m_contexts.trap_time(); }
     uint64_t entry_time_value() const override { return m_contexts.entry_time().value(); }
@@ -223,21 +196,6 @@ private:
         if (m_trace_hook) m_trace_hook();
     }
     void dispatch_interrupt();
-    void busy_segment(sc_dt::uint64 units, double& remaining, double& done,
-                      const std::function<bool()>* stop);
-    sc_dt::uint64 segment_units(double cycles, double rate) const;
-    double seconds_of(sc_dt::uint64 units) const {
-        return local_time::seconds_of(units, m_resolution_fs);
-    }
-    void account_segment(sc_dt::uint64 now);
-    sc_dt::uint64 wait_wake();
-    // The next timed wake of the waiting segment, from SystemC time `now`: its deadline, or for
-    // a long segment the horizon before it (below).
-    void rearm(sc_dt::uint64 now);
-    void arm_horizon(sc_dt::uint64 at);
-    // The core re-rated its threads: a waiting segment is split at `at` (core.h).
-    void rerated(sc_dt::uint64 at) override;
-    accounting current_accounting() const;
 
     core& m_core;
     unsigned m_index;
@@ -246,47 +204,12 @@ private:
     tb_register m_tbr;
     std::function<void()> m_trace_hook;
     local_time::wake_slot m_wake_at;  // end of this thread's timed wait, if any
-    // Its jobs besides the work itself, each a class of its own: which context runs and the
-    // switches between them, where an interrupt goes, the hcall transaction.
+    // Its jobs, each a class of its own: which context runs and the switches between them,
+    // where an interrupt goes, the hcall transaction, the work.
     context_switch m_contexts;
     interrupt_dispatch m_dispatch;
     hcall_initiator m_hcalls;
-
-    // What compute() and spin_for() wait on: the segment's deadline (a timed notification),
-    // the exception logic's deliverable changes, and a re-rate that ends the segment.
-    sc_core::sc_event m_wake;
-    // A segment longer than the horizon (arithoh's chunks: hundreds of ms) is not given its
-    // deadline as a notification of `wake`: every re-rate that moves it earlier, and every
-    // interrupt, would leave a dead entry in the kernel's timed queue until the old deadline.
-    // It waits on `wake` or `horizon`, which is armed at most one horizon ahead and re-armed
-    // when it fires alone (nothing acted; docs/hardware-thread.md). Host speed only: no result
-    // depends on it.
-    static constexpr double horizon_seconds = 1e-3;
-    sc_core::sc_event m_horizon;
-    sc_core::sc_event_or_list m_wake_or_horizon;
-    const sc_dt::uint64 m_horizon_units;             // horizon_seconds in time-value units
-    sc_dt::uint64 m_horizon_at = ~sc_dt::uint64{0};  // its pending notification, if any
-    const double m_resolution_s;                     // the time resolution in seconds (fixed)
-    const double m_units_per_second;                 // SystemC time-value units per second (fixed)
-    const double m_resolution_fs;                    // local_time::resolution_fs()
-
-    double m_owed = 0;  // charged, not yet retired
-    std::array<double, acct_count> m_cycles{};
-    // The segment of compute() or spin_for() that waits now. A re-rate retires its cycles at
-    // the old rate and restarts it at the new one in place (rerated()), without waking the
-    // thread, unless the caller's loop would stop there.
-    struct segment {
-        bool active = false;
-        bool ended = false;  // by a re-rate, already accounted; the thread is woken
-        accounting acct = acct_l0;
-        double rate = 0;
-        sc_dt::uint64 start = 0;  // sc_time value
-        sc_dt::uint64 deadline = 0;
-        double* remaining = nullptr;  // the caller's cycles left (infinite for spin_for)
-        double* done = nullptr;       // the caller's cycles retired
-        const std::function<bool()>* stop = nullptr;  // spin_for's condition
-        bool long_wait = false;  // longer than the horizon: timed wakes through m_horizon
-    } m_seg;
+    thread_execution m_exec;
 };
 
 }  // namespace nestvp
