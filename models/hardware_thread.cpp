@@ -1,31 +1,30 @@
-// hardware_thread: construction, per-level handlers, cycle accounting and the running NIA.
-// Its other jobs have a file each: _work (retiring cycles, run-ahead), _guest (entry and trap),
-// _hcall (the hcall initiator), _interrupts (dispatch), _waits (timed and external waits).
+// hardware_thread: construction and the composition of its parts (thread_execution,
+// context_switch, interrupt_dispatch, hcall_initiator), the hcall and the PPR save around an
+// interrupt.
 #include "models/hardware_thread.h"
 
 #include <stdexcept>
 #include <string>
 
 #include "models/local_time.h"
+#include "models/log.h"
 
 namespace nestvp {
 
 hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owner, unsigned index,
                                  const timer_unit_options& timer_opts)
     : sc_core::sc_module(name),
-      hcall_socket("hcall_socket"),
+      hcall_socket(m_hcalls.socket),
       m_core(owner),
       m_index(index),
-      m_id(index),
       m_timers(make_timer_unit("timers", owner.tb(), timer_opts)),
       m_irq("irq"),
       m_tbr(owner.tb()),
-      m_wake("wake"),
-      m_horizon("horizon"),
-      m_horizon_units(sc_core::sc_time(horizon_seconds, sc_core::SC_SEC).value()),
-      m_resolution_s(sc_core::sc_get_time_resolution().to_seconds()),
-      m_units_per_second(1.0 / m_resolution_s),
-      m_resolution_fs(local_time::resolution_fs()) {
+      m_contexts(this->name(), m_irq, m_tbr, m_wake_at, m_trace_hook),
+      m_dispatch(this->name(), m_irq, m_contexts),
+      m_hcalls("hcall_socket", this->name()),
+      m_exec(this->name(), owner, index, m_irq, *m_timers, m_contexts, m_wake_at, m_trace_hook) {
+    set_thread_id(index);  // until the platform numbers it (set_id)
     // The core's SMT table has one entry per thread it can run (core.h).
     if (index >= owner.max_threads())
         throw std::invalid_argument(std::string(this->name()) + ": thread " +
@@ -33,46 +32,69 @@ hardware_thread::hardware_thread(const sc_core::sc_module_name& name, core& owne
                                     std::to_string(owner.max_threads()) + " thread(s)");
     m_irq.timer_lines.bind(
         *m_timers);  // the thread is the platform of its unit and exception logic
-    m_irq.set_waker(m_wake);
-    m_wake_or_horizon |= m_wake;
-    m_wake_or_horizon |= m_horizon;
-    m_core.attach(*this, *this);
-    m_hcall_ext = new hcall_extension;
-    m_hcall_gp.set_extension(m_hcall_ext);  // the payload frees it
+    m_exec.set_interrupt_dispatch([this] { dispatch_interrupt(); });
+    m_exec.attach();
 }
 
 void hardware_thread::set_handler(context_level lvl, interrupt_handler handler) {
-    m_handlers.at(static_cast<unsigned>(lvl)) = std::move(handler);
+    m_dispatch.set_handler(lvl, std::move(handler));
 }
 
-hardware_thread::accounting hardware_thread::current_accounting() const {
-    switch (m_level) {
-        case context_level::l0:
-            return acct_l0;
-        case context_level::l1:
-            return acct_l1;
-        default:
-            return (m_irq.msr() & msr::pr) ? acct_l2_user : acct_l2_kernel;
+trap_info hardware_thread::enter(sw_context& guest) {
+    settle();
+    return m_contexts.enter(guest);
+}
+
+uint64_t hardware_thread::guest_hcall() {
+    settle();
+    return m_contexts.guest_hcall();
+}
+
+void hardware_thread::guest_mmio_trap(uint64_t ea, bool store) {
+    settle();
+    m_contexts.guest_mmio_trap(ea, store);
+}
+
+void hardware_thread::guest_mmio_store(uint64_t ea) {
+    guest_mmio_trap(ea, true);
+}
+
+uint64_t hardware_thread::guest_mmio_load(uint64_t ea) {
+    sw_context* me = m_contexts.guest();
+    guest_mmio_trap(ea, false);
+    return me->gpr[9];  // the accessor's RT (power_insn::guest_mmio_load)
+}
+
+void hardware_thread::hcall(hcall_frame& frame) {
+    // `sc 1` from L1: the call runs L0 firmware on this thread in hypervisor state.
+    settle();
+    const context_switch::hv_call_state caller = m_contexts.hv_call_enter();
+    if (!m_hcalls.bound()) {
+        frame.r[3] = static_cast<uint64_t>(-2);  // H_FUNCTION: no firmware behind the thread
+        m_contexts.hv_call_return(caller);
+        return;
     }
+    trace();
+    const sc_core::sc_time delay = m_hcalls.call(frame, id());
+    // The initiator honours the annotated delay: the thread stalls for it (run-ahead kept).
+    if (delay > sc_core::SC_ZERO_TIME) stall(delay);
+    m_contexts.hv_call_return(caller);
 }
 
-uint64_t hardware_thread::current_nia() const {
-    const sw_context* c = m_level == context_level::l2 ? m_guest : m_host;
-    return c ? c->nia : 0;
-}
-
-void hardware_thread::set_nia(uint64_t nia) {
-    sw_context* c = m_level == context_level::l2 ? m_guest : m_host;
-    if (c) c->nia = nia;
-}
-
-double hardware_thread::cycles(accounting a) const {
-    double c = m_cycles.at(a);
-    // A segment folded from run-ahead starts at the thread's local time, perhaps after now.
-    const sc_dt::uint64 now = local_time::now_value();
-    if (m_seg.active && !m_seg.ended && m_seg.acct == a && now > m_seg.start)
-        c += seconds_of(now - m_seg.start) * m_seg.rate;
-    return c;
+void hardware_thread::dispatch_interrupt() {
+    const auto v = m_irq.pending_vector();
+    if (!v) return;  // withdrawn in the meantime
+    // Interrupt entry saves PPR and runs the handler at medium priority; the return restores
+    // PPR (Linux: the exception prolog's PPR save and HMT_MEDIUM, exceptions-64s.S; an L0 saves
+    // a partition's PPR with the rest of its state). So a snoozing thread's handler, and L0 and
+    // L1 after its trap, run at normal priority.
+    NESTVP_LOG(log::module::thread, log::level::debug,
+               name() << ": interrupt 0x" << std::hex << *v << std::dec << " at L"
+                      << static_cast<unsigned>(level()));
+    const bool saved_low = m_core.is_low_priority(m_index);
+    if (saved_low) set_low_priority(false);
+    m_dispatch.take(*v);
+    if (saved_low) set_low_priority(true);
 }
 
 }  // namespace nestvp

@@ -17,25 +17,26 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/context_switch.h"
 #include "models/core.h"
 #include "models/cpu_if.h"
 #include "models/exception_logic.h"
+#include "models/hcall_initiator.h"
 #include "models/hcall_protocol.h"
+#include "models/interrupt_dispatch.h"
 #include "models/local_time.h"
 #include "models/sw_context.h"
 #include "models/tb_register.h"
+#include "models/thread_execution.h"
 #include "models/timer_unit_factory.h"
 
 namespace nestvp {
 
-class hardware_thread final : public sc_core::sc_module,
-                              public local_time::wake_source,
-                              public rate_listener,
-                              public hv_thread_if,
-                              public cpu_if {
+class hardware_thread final : public sc_core::sc_module, public hv_thread_if, public cpu_if {
 public:
     // Optional: a thread with no firmware attached (unit tests) answers hcalls with H_FUNCTION.
-    tlm_utils::simple_initiator_socket_optional<hardware_thread> hcall_socket;
+    // The hcall initiator's socket (models/hcall_initiator.h).
+    tlm_utils::simple_initiator_socket_optional<hcall_initiator>& hcall_socket;
 
     hardware_thread(const sc_core::sc_module_name& name, core& owner, unsigned index,
                     const timer_unit_options& timer_opts);
@@ -43,8 +44,8 @@ public:
     core& owner() { return m_core; }
     unsigned index() const { return m_index; }  // within its core
     // Platform-wide thread number (statistics); defaults to the index within the core.
-    unsigned id() const override { return m_id; }
-    void set_id(unsigned id) { m_id = id; }
+    unsigned id() const override { return hv_thread_if::id(); }
+    void set_id(unsigned id) { set_thread_id(id); }
     // Architected state. Each access first retires the cycles charged so far (settle()), so
     // whatever the software observes or changes happens at the right simulated time.
     timer_unit_if& timers() override {
@@ -70,7 +71,7 @@ public:
     uint64_t time_of_host_ticks(uint64_t host_ticks) const override {
         return m_core.tb().time_of(host_ticks).value();
     }
-    double now_seconds() const override;
+    double now_seconds() const override { return local_time::now().to_seconds(); }
 
     // cpu_if's SPR and interrupt-state accesses: each through timers() or irq(), which settle.
     uint64_t read_dec() override { return timers().read_dec(); }
@@ -86,18 +87,16 @@ public:
     std::optional<uint32_t> pending_vector() override { return irq().pending_vector(); }
     bool external_pending() override { return irq().external(); }
 
-    // Work: retire `cycles` at this thread's share of the core. Returns early, with the cycles
-    // done, as soon as an enabled interrupt is pending; re-rated whenever a sibling starts or
-    // stops. Must be called from the running context's SystemC thread.
-    struct compute_result {
-        double done = 0;
-        bool interrupted = false;
-    };
-    compute_result compute(double cycles);
-    // Busy-waits (a spin loop: the thread stays active) for `d` of simulated time or until
-    // `stop()` holds, taking each interrupt as it comes (a handler may make it hold). Returns
-    // true if the time ran out. The guest's snooze loop (docs/l2-kernel.md), L1's halt polling.
-    bool spin_for(const sc_core::sc_time& d, const std::function<bool()>& stop);
+    // Work (thread_execution): retire `cycles` at this thread's share of the core; returns
+    // early, with the cycles done, as soon as an enabled interrupt is pending. Must be called
+    // from the running context's SystemC thread.
+    using compute_result = thread_execution::compute_result;
+    compute_result compute(double cycles) { return m_exec.compute(cycles); }
+    // Busy-waits (the thread stays active) for `d` or until `stop()` holds, taking each
+    // interrupt as it comes. The guest's snooze loop (docs/l2-kernel.md), L1's halt polling.
+    bool spin_for(const sc_core::sc_time& d, const std::function<bool()>& stop) {
+        return m_exec.spin_for(d, stop);
+    }
     bool spin_for(double amount, time_unit unit, const std::function<bool()>& stop) override {
         return spin_for(
             sc_core::sc_time(amount, unit == time_unit::us ? sc_core::SC_US : sc_core::SC_NS),
@@ -105,55 +104,44 @@ public:
     }
     // compute() until all cycles are done, taking each interrupt as it comes: OS-level ones go
     // to the running level's handler; HV-class ones in a guest trap to the hypervisor.
-    void execute(double cycles) override;
-    // The cost of a software step. With MSR[EE]=1 it is retired at once (an interrupt handler
-    // may observe the order of the steps). With EE=0 no interrupt of this context can run, so
-    // steps are accumulated and retired in one compute() at the next point where the thread
-    // does something observable (an architected-state access, an hcall, a guest entry or trap,
-    // an activity or level change, or compute()); nothing moves in simulated time in between.
-    void charge(double cycles) override {
-        if (m_irq.msr() & msr::ee)
-            execute(cycles);
-        else
-            m_owed += cycles;
-    }
-    void settle() override {
-        if (m_owed > 0) execute(0);
-    }
-    // A stall of `d` that occupies the thread (a memory access's annotated delay): charged as
-    // the cycles the thread retires in `d` at its current share of the core.
-    void stall(const sc_core::sc_time& d) override {
-        if (d == sc_core::SC_ZERO_TIME) return;
-        charge(static_cast<double>(d.value()) / m_units_per_second * m_core.thread_rate(m_index));
-    }
-    // When the work charged so far ends if retired at the current rate (sc_time value): the
-    // start of the software's next step, for path marks. Retires nothing.
-    uint64_t step_time() const override;
+    void execute(double cycles) override { m_exec.execute(cycles); }
+    // The cost of a software step: retired at once with MSR[EE]=1, else accumulated until the
+    // thread next does something observable (thread_execution::charge).
+    void charge(double cycles) override { m_exec.charge(cycles); }
+    void settle() override { m_exec.settle(); }
+    // A stall of `d` that occupies the thread (a memory access's annotated delay).
+    void stall(const sc_core::sc_time& d) override { m_exec.stall(d); }
+    // When the work charged so far ends (sc_time value): the start of the software's next
+    // step, for path marks. Retires nothing.
+    uint64_t step_time() const override { return m_exec.step_time(); }
     uint64_t host_ticks() override {
         settle();
         return m_core.tb().ticks();
     }
-    uint64_t host_tb_offset() const override { return m_host ? m_host->tb_offset : 0; }
+    uint64_t host_tb_offset() const override {
+        const sw_context* h = m_contexts.host();
+        return h ? h->tb_offset : 0;
+    }
     void set_handler(context_level lvl, interrupt_handler handler) override;
 
     // Context bookkeeping.
-    context_level level() const { return m_level; }
+    context_level level() const { return m_contexts.level(); }
     void set_level(context_level lvl) override {
         settle();
-        m_level = lvl;
+        m_contexts.set_level(lvl);
     }
-    sw_context* host() { return m_host; }
-    void set_host(sw_context* ctx) { m_host = ctx; }
-    sw_context* guest() { return m_guest; }
-    uint64_t current_nia() const;
-    void set_nia(uint64_t nia) override;
+    sw_context* host() { return m_contexts.host(); }
+    void set_host(sw_context* ctx) { m_contexts.set_host(ctx); }
+    sw_context* guest() { return m_contexts.guest(); }
+    uint64_t current_nia() const { return m_contexts.current_nia(); }
+    void set_nia(uint64_t nia) override { m_contexts.set_nia(nia); }
 
     // From the hypervisor context: hand the thread to `guest` (MSR <- guest.msr via hrfid) and
     // block until it traps. Returns the trap.
     trap_info enter(sw_context& guest) override;
     // From the guest context: waits for the next entry (enter()), at the entering thread's
     // local time. A guest's first instruction waits here.
-    void await_entry(sw_context& guest) override;
+    void await_entry(sw_context& guest) override { m_contexts.await_entry(guest); }
     // From the guest context: `sc 1` with the hcall in guest.gpr; blocks until re-entered and
     // returns the guest's r3 then.
     uint64_t guest_hcall() override;
@@ -189,108 +177,39 @@ public:
     }
 
     // Time passing in L0 (a TLM annotated delay): retires what is charged, then waits `d`.
-    void wait_for(const sc_core::sc_time& d);
+    void wait_for(const sc_core::sc_time& d) { m_exec.wait_for(d); }
     // Waits for an event that a thread of another core may notify: meanwhile this thread's
     // wake time is unknown, so its siblings do not run ahead (docs/local-time.md).
-    void wait_external(const sc_core::sc_event& e);
-    void wait_for_wake() override;
+    void wait_external(const sc_core::sc_event& e) { m_exec.wait_external(e); }
+    void wait_for_wake() override { m_exec.wait_for_wake(); }
     void wait_signal(const cpu_signal& s) override { wait_external(s.event()); }
-    // Run-ahead bound for the core's threads: this thread's timed wait or timer edge.
-    sc_dt::uint64 next_wake() const override {
-        return std::min(m_wake_at.value(), m_timers->next_wake());
-    }
-    void wake_slots(std::vector<const local_time::wake_slot*>& out) const override {
-        out.push_back(&m_wake_at);
-        m_timers->wake_slots(out);
-    }
 
     // Cycles retired per accounting class, including the compute() in progress.
-    double cycles(accounting a) const override;
-    sc_core::sc_time entry_time() const override { return m_entry_time; }
-    sc_core::sc_time trap_time() const override { return m_trap_time; }
-    uint64_t entry_time_value() const override { return m_entry_time.value(); }
-    uint64_t trap_time_value() const override { return m_trap_time.value(); }
+    double cycles(accounting a) const override { return m_exec.cycles(a); }
+    sc_core::sc_time entry_time() const override { return m_contexts.entry_time(); }
+    sc_core::sc_time trap_time() const override { return m_contexts.trap_time(); }
+    uint64_t entry_time_value() const override { return m_contexts.entry_time().value(); }
+    uint64_t trap_time_value() const override { return m_contexts.trap_time().value(); }
 
 private:
-    void guest_trap(const trap_info& t);  // guest side of a trap: hand back, wait for re-entry
     void trace() {
         if (m_trace_hook) m_trace_hook();
     }
     void dispatch_interrupt();
-    void busy_segment(sc_dt::uint64 units, double& remaining, double& done,
-                      const std::function<bool()>* stop);
-    sc_dt::uint64 segment_units(double cycles, double rate) const;
-    double seconds_of(sc_dt::uint64 units) const {
-        return local_time::seconds_of(units, m_resolution_fs);
-    }
-    void account_segment(sc_dt::uint64 now);
-    sc_dt::uint64 wait_wake();
-    // The next timed wake of the waiting segment, from SystemC time `now`: its deadline, or for
-    // a long segment the horizon before it (below).
-    void rearm(sc_dt::uint64 now);
-    void arm_horizon(sc_dt::uint64 at);
-    // The core re-rated its threads: a waiting segment is split at `at` (core.h).
-    void rerated(sc_dt::uint64 at) override;
-    accounting current_accounting() const;
 
     core& m_core;
     unsigned m_index;
-    unsigned m_id;
     std::unique_ptr<timer_unit_if> m_timers;
     exception_logic m_irq;
     tb_register m_tbr;
-    context_level m_level = context_level::l0;
-    sw_context* m_host = nullptr;
-    sw_context* m_guest = nullptr;
-    std::array<interrupt_handler, 3> m_handlers;
     std::function<void()> m_trace_hook;
-
-    trap_info m_trap;
-    bool m_trap_pending = false;
-    sc_core::sc_event m_trap_event;
-    sc_core::sc_event m_resume;  // enter(): the guest context m_guest runs
-    sc_core::sc_time m_entry_time, m_trap_time;
-
-    // What compute() and spin_for() wait on: the segment's deadline (a timed notification),
-    // the exception logic's deliverable changes, and a re-rate that ends the segment.
-    sc_core::sc_event m_wake;
-    // A segment longer than the horizon (arithoh's chunks: hundreds of ms) is not given its
-    // deadline as a notification of `wake`: every re-rate that moves it earlier, and every
-    // interrupt, would leave a dead entry in the kernel's timed queue until the old deadline.
-    // It waits on `wake` or `horizon`, which is armed at most one horizon ahead and re-armed
-    // when it fires alone (nothing acted; docs/hardware-thread.md). Host speed only: no result
-    // depends on it.
-    static constexpr double horizon_seconds = 1e-3;
-    sc_core::sc_event m_horizon;
-    sc_core::sc_event_or_list m_wake_or_horizon;
-    const sc_dt::uint64 m_horizon_units;             // horizon_seconds in time-value units
-    sc_dt::uint64 m_horizon_at = ~sc_dt::uint64{0};  // its pending notification, if any
-    const double m_resolution_s;                     // the time resolution in seconds (fixed)
-    const double m_units_per_second;                 // SystemC time-value units per second (fixed)
-    const double m_resolution_fs;                    // local_time::resolution_fs()
-
-    tlm::tlm_generic_payload m_hcall_gp;  // the hcall transaction, reused (hcall())
-    hcall_extension* m_hcall_ext;         // its extension (owned by the payload)
-    bool m_hcall_in_flight = false;
-    double m_owed = 0;                // charged, not yet retired
     local_time::wake_slot m_wake_at;  // end of this thread's timed wait, if any
-    sc_dt::uint64 m_handoff = 0;      // run-ahead passed between contexts at entry and trap
-    std::array<double, acct_count> m_cycles{};
-    // The segment of compute() or spin_for() that waits now. A re-rate retires its cycles at
-    // the old rate and restarts it at the new one in place (rerated()), without waking the
-    // thread, unless the caller's loop would stop there.
-    struct segment {
-        bool active = false;
-        bool ended = false;  // by a re-rate, already accounted; the thread is woken
-        accounting acct = acct_l0;
-        double rate = 0;
-        sc_dt::uint64 start = 0;  // sc_time value
-        sc_dt::uint64 deadline = 0;
-        double* remaining = nullptr;  // the caller's cycles left (infinite for spin_for)
-        double* done = nullptr;       // the caller's cycles retired
-        const std::function<bool()>* stop = nullptr;  // spin_for's condition
-        bool long_wait = false;  // longer than the horizon: timed wakes through m_horizon
-    } m_seg;
+    // Its jobs, each a class of its own: which context runs and the switches between them,
+    // where an interrupt goes, the hcall transaction, the work.
+    context_switch m_contexts;
+    interrupt_dispatch m_dispatch;
+    hcall_initiator m_hcalls;
+    thread_execution m_exec;
 };
 
 }  // namespace nestvp

@@ -33,7 +33,9 @@ public:
 // reach its architected state, switch it into a guest and wait for the trap.
 class hv_thread_if : public virtual sc_core::sc_interface {
 public:
-    virtual unsigned id() const = 0;
+    // Platform-wide thread number (statistics): a plain field, not a virtual call, since the
+    // firmware names its thread in every announcement it makes.
+    unsigned id() const { return m_thread_id; }
     virtual void charge(double cycles) = 0;
     virtual void stall(const sc_core::sc_time& d) = 0;
     // When the work charged so far ends (sc_time value): the start of the next step.
@@ -50,6 +52,12 @@ public:
     // Waits until the thread's DEC is pending or its partition's external line is raised (a
     // ceded virtual processor's wake-up sources), catching up with the kernel first.
     virtual void wait_for_wake() = 0;
+
+protected:
+    void set_thread_id(unsigned id) { m_thread_id = id; }
+
+private:
+    unsigned m_thread_id = 0;
 };
 
 // The firmware itself, as the target sees it: one call per hcall, on the calling thread, with

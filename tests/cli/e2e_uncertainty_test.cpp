@@ -88,6 +88,18 @@ TEST(CliE2E, UncertaintyEmitJobsMergeEqualsLocal) {
     EXPECT_NE(stopped.out.find("samples: 3 of 4"), std::string::npos) << stopped.out;
 }
 
+// The runs an `--emit-jobs` left in DIR/jobs, run with GNU parallel, then `nestvp merge`:
+// its JSON must be the local run's, `want`.
+void expect_merge_of_emitted_jobs_equals(const std::string& d, const std::string& want) {
+    const int rc = std::system(("cd / && parallel --will-cite -j 2 < '" + d +
+                                "/jobs/jobs.txt' > '" + d + "/parallel.log' 2>&1")
+                                   .c_str());
+    ASSERT_EQ(rc, 0) << test::slurp(d + "/parallel.log");
+    const auto merged = run_cmd(nestvp({"merge", d + "/jobs", "--json", d + "/merged.json"}), d);
+    ASSERT_EQ(merged.code, 0) << merged.err;
+    EXPECT_EQ(test::slurp(d + "/merged.json"), test::slurp(want));
+}
+
 // --short-runs: each run simulates the short time and every count is scaled to the platform's
 // run.duration_s, and the summary says so: the same samples run at 0.05 s without scaling
 // give a quarter of the counts, the same latencies and the same ratios. Through --emit-jobs and
@@ -138,13 +150,7 @@ TEST(CliE2E, UncertaintyShortRunsScaleCounts) {
     emit.insert(emit.end(), {"--emit-jobs", d + "/jobs"});
     const auto e = run_cmd(args(emit), d);
     ASSERT_EQ(e.code, 0) << e.err;
-    const int rc = std::system(("cd / && parallel --will-cite -j 2 < '" + d +
-                                "/jobs/jobs.txt' > '" + d + "/parallel.log' 2>&1")
-                                   .c_str());
-    ASSERT_EQ(rc, 0) << test::slurp(d + "/parallel.log");
-    const auto merged = run_cmd(nestvp({"merge", d + "/jobs", "--json", d + "/merged.json"}), d);
-    ASSERT_EQ(merged.code, 0) << merged.err;
-    EXPECT_EQ(test::slurp(d + "/merged.json"), test::slurp(d + "/short.json"));
+    expect_merge_of_emitted_jobs_equals(d, d + "/short.json");
 }
 
 // --run-noise K: K replicates per policy at the platform's values, full length (0.2 s here),
@@ -186,13 +192,7 @@ TEST(CliE2E, UncertaintyRunNoiseReplicates) {
     EXPECT_TRUE(exits);
     const auto e = run_cmd(args({"--emit-jobs", d + "/jobs"}), d);
     ASSERT_EQ(e.code, 0) << e.err;
-    const int rc = std::system(("cd / && parallel --will-cite -j 2 < '" + d +
-                                "/jobs/jobs.txt' > '" + d + "/parallel.log' 2>&1")
-                                   .c_str());
-    ASSERT_EQ(rc, 0) << test::slurp(d + "/parallel.log");
-    const auto merged = run_cmd(nestvp({"merge", d + "/jobs", "--json", d + "/merged.json"}), d);
-    ASSERT_EQ(merged.code, 0) << merged.err;
-    EXPECT_EQ(test::slurp(d + "/merged.json"), test::slurp(d + "/noise.json"));
+    expect_merge_of_emitted_jobs_equals(d, d + "/noise.json");
 }
 
 TEST(CliE2E, UncertaintyBadArgumentsExit2) {

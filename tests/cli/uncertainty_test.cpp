@@ -12,6 +12,14 @@
 namespace nestvp {
 namespace {
 
+// The target called `name` in a report (a failure, and the first target, if there is none).
+const uncertainty_target& target_named(const uncertainty_report& rep, const std::string& name) {
+    for (const auto& t : rep.targets)
+        if (t.name == name) return t;
+    ADD_FAILURE() << "no target " << name;
+    return rep.targets.front();
+}
+
 double value_of(const std::string& kv) {
     return std::stod(kv.substr(kv.find('=') + 1));
 }
@@ -181,10 +189,7 @@ TEST(UncertaintyStats, ScaledCountsAndTheFirstHalfsBounds) {
     EXPECT_EQ(rep.count_scale, 10);
     EXPECT_EQ(rep.sim_seconds, 1);
     const auto target = [&](const std::string& name) -> const uncertainty_target& {
-        for (const auto& t : rep.targets)
-            if (t.name == name) return t;
-        ADD_FAILURE() << "no target " << name;
-        return rep.targets.front();
+        return target_named(rep, name);
     };
     const uncertainty_target& exits = target("kvm_guest_exit [a]");
     EXPECT_GE(exits.p5, 10000);  // scaled x10
@@ -252,10 +257,7 @@ TEST(UncertaintyStats, RunNoiseGivesOneRunsIntervalFromThePlatformsPoint) {
     pts[2 * (n + k) + 1] = record(2000, 500);
     const uncertainty_report rep = analyse_samples(plan, pts);
     const auto target = [&](const std::string& name) -> const uncertainty_target& {
-        for (const auto& t : rep.targets)
-            if (t.name == name) return t;
-        ADD_FAILURE() << "no target " << name;
-        return rep.targets.front();
+        return target_named(rep, name);
     };
     const uncertainty_target& exits = target("kvm_guest_exit [a]");
     // Without noise the samples span 10,000 .. 11,000; one run's values sit 1,000 higher

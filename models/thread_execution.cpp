@@ -1,15 +1,58 @@
-// hardware_thread: retiring work at the thread's SMT rate, with exact run-ahead
-// (docs/local-time.md), and the time the charged work ends (path marks).
-#include "models/hardware_thread.h"
+#include "models/thread_execution.h"
 
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
-#include "models/local_time.h"
-
 namespace nestvp {
+
+thread_execution::thread_execution(std::string owner, core& owner_core, unsigned index,
+                                   exception_logic& irq, timer_unit_if& timers,
+                                   const context_switch& contexts, local_time::wake_slot& wake_at,
+                                   const std::function<void()>& trace)
+    : m_owner(std::move(owner)),
+      m_core(owner_core),
+      m_index(index),
+      m_irq(irq),
+      m_timers(timers),
+      m_contexts(contexts),
+      m_wake_at(wake_at),
+      m_trace(trace),
+      m_wake("wake"),
+      m_horizon("horizon"),
+      m_horizon_units(sc_core::sc_time(horizon_seconds, sc_core::SC_SEC).value()),
+      m_resolution_s(sc_core::sc_get_time_resolution().to_seconds()),
+      m_units_per_second(1.0 / m_resolution_s),
+      m_resolution_fs(local_time::resolution_fs()) {
+    m_irq.set_waker(m_wake);
+    m_wake_or_horizon |= m_wake;
+    m_wake_or_horizon |= m_horizon;
+}
+
+void thread_execution::attach() {
+    m_core.attach(*this, *this);
+}
+
+thread_execution::accounting thread_execution::current_accounting() const {
+    switch (m_contexts.level()) {
+        case context_level::l0:
+            return cpu_if::acct_l0;
+        case context_level::l1:
+            return cpu_if::acct_l1;
+        default:
+            return (m_irq.msr() & msr::pr) ? cpu_if::acct_l2_user : cpu_if::acct_l2_kernel;
+    }
+}
+
+double thread_execution::cycles(accounting a) const {
+    double c = m_cycles.at(a);
+    // A segment folded from run-ahead starts at the thread's local time, perhaps after now.
+    const sc_dt::uint64 now = local_time::now_value();
+    if (m_seg.active && !m_seg.ended && m_seg.acct == a && now > m_seg.start)
+        c += seconds_of(now - m_seg.start) * m_seg.rate;
+    return c;
+}
 
 namespace {
 // Work that would last longer than this never ends in a run (run.duration_s <= 1e6 s, 1e18 ps,
@@ -32,13 +75,13 @@ sc_dt::uint64 ceil_units(double x) {
 }
 }  // namespace
 
-sc_dt::uint64 hardware_thread::segment_units(double cycles, double rate) const {
+sc_dt::uint64 thread_execution::segment_units(double cycles, double rate) const {
     return ceil_units(cycles / rate / m_resolution_s);
 }
 
 // Retires the waiting segment's cycles from its start to `now`, at its rate (at most the
 // caller's remaining cycles).
-void hardware_thread::account_segment(sc_dt::uint64 now) {
+void thread_execution::account_segment(sc_dt::uint64 now) {
     const sc_dt::uint64 elapsed = now - m_seg.start;
     const double done = std::min(*m_seg.remaining, seconds_of(elapsed) * m_seg.rate);
     m_cycles[m_seg.acct] += done;
@@ -49,8 +92,8 @@ void hardware_thread::account_segment(sc_dt::uint64 now) {
 // One segment of busy time: advances up to `units` of simulated time at the thread's rate,
 // ending early at a pending interrupt, or at a re-rate after which the caller's loop stops
 // (rerated()). Retired cycles go to `remaining` (which caps them) and `done`.
-void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, double& done,
-                                   const std::function<bool()>* stop) {
+void thread_execution::busy_segment(sc_dt::uint64 units, double& remaining, double& done,
+                                    const std::function<bool()>* stop) {
     const double rate = m_core.thread_rate(m_index);
     if (local_time::try_advance(units, m_core, m_wake_at)) {
         // Exact: no activity is pending before the segment ends (models/local_time.h), so
@@ -76,7 +119,7 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
             // A notification made before a sibling re-rated this segment at its local time
             // (rerated()): nothing of this core can act before the segment's new start.
             if (m_irq.pending_vector())
-                throw std::logic_error(std::string(name()) + ": woken before its local time");
+                throw std::logic_error(m_owner + ": woken before its local time");
             rearm(now);
             continue;
         }
@@ -94,7 +137,7 @@ void hardware_thread::busy_segment(sc_dt::uint64 units, double& remaining, doubl
 // by that alone before the deadline, nothing acted (an interrupt, a re-rate that ends the
 // segment and a stale notification come through `wake`), so it re-arms and waits on without
 // asking anything. The last horizon is the deadline.
-sc_dt::uint64 hardware_thread::wait_wake() {
+sc_dt::uint64 thread_execution::wait_wake() {
     if (!m_seg.long_wait) {
         sc_core::wait(m_wake);
         return local_time::kernel_now_value();
@@ -107,7 +150,7 @@ sc_dt::uint64 hardware_thread::wait_wake() {
     }
 }
 
-void hardware_thread::rearm(sc_dt::uint64 now) {
+void thread_execution::rearm(sc_dt::uint64 now) {
     if (m_seg.ended)  // by a re-rate at its new start
         m_wake.notify(sc_core::sc_time::from_value(m_seg.start - now));
     else if (m_seg.long_wait)
@@ -118,7 +161,7 @@ void hardware_thread::rearm(sc_dt::uint64 now) {
 
 // As SystemC does with one event: an earlier time replaces the pending notification, a later
 // one is dropped (the pending one fires first and re-arms).
-void hardware_thread::arm_horizon(sc_dt::uint64 at) {
+void thread_execution::arm_horizon(sc_dt::uint64 at) {
     const sc_dt::uint64 kernel = local_time::kernel_now_value();
     if (m_horizon_at <= kernel) m_horizon_at = ~sc_dt::uint64{0};  // it has fired
     if (at >= m_horizon_at) return;
@@ -126,12 +169,11 @@ void hardware_thread::arm_horizon(sc_dt::uint64 at) {
     m_horizon.notify(sc_core::sc_time::from_value(at - kernel));
 }
 
-void hardware_thread::rerated(sc_dt::uint64 at) {
+void thread_execution::rerated(sc_dt::uint64 at) {
     if (!m_seg.active || m_seg.ended) return;
     // The re-rating thread is at `at`, and run-ahead never lets it pass a sibling's segment
     // start (models/local_time.h): this segment started at or before `at`.
-    if (at < m_seg.start)
-        throw std::logic_error(std::string(name()) + ": re-rated before its local time");
+    if (at < m_seg.start) throw std::logic_error(m_owner + ": re-rated before its local time");
     account_segment(at);
     // What the caller's loop does next at this instant: stop (so wake the thread), or go on
     // with a new segment at the new rate, made here instead. Exact: the same cycles and the
@@ -166,7 +208,7 @@ void hardware_thread::rerated(sc_dt::uint64 at) {
     if (m_seg.long_wait || m_seg.deadline < earlier) rearm(kernel);
 }
 
-hardware_thread::compute_result hardware_thread::compute(double cycles) {
+thread_execution::compute_result thread_execution::compute(double cycles) {
     compute_result r;
     double remaining = cycles + m_owed;  // charged steps are retired with this work
     m_owed = 0;
@@ -184,14 +226,14 @@ hardware_thread::compute_result hardware_thread::compute(double cycles) {
     return r;
 }
 
-bool hardware_thread::spin_for(const sc_core::sc_time& d, const std::function<bool()>& stop) {
+bool thread_execution::spin_for(const sc_core::sc_time& d, const std::function<bool()>& stop) {
     settle();
     trace();
     const sc_dt::uint64 end = local_time::now_value() + d.value();
     double uncapped = std::numeric_limits<double>::infinity(), done = 0;
     for (;;) {
         if (m_irq.pending_vector()) {
-            dispatch_interrupt();  // the handler may set `stop` (need_resched)
+            m_dispatch();  // the handler may set `stop` (need_resched)
             continue;
         }
         if (stop()) break;
@@ -204,26 +246,45 @@ bool hardware_thread::spin_for(const sc_core::sc_time& d, const std::function<bo
     return !stop();
 }
 
-void hardware_thread::execute(double cycles) {
+void thread_execution::execute(double cycles) {
     double left = cycles + m_owed;
     m_owed = 0;
     for (;;) {
         const compute_result r = compute(left);
         left -= r.done;
         if (!r.interrupted) return;
-        dispatch_interrupt();
+        m_dispatch();
     }
 }
 
-uint64_t hardware_thread::step_time() const {
+uint64_t thread_execution::step_time() const {
     const sc_dt::uint64 now = local_time::now_value();
     if (m_owed <= 0) return now;
     // The same rounding as compute()'s segments: one expression serves both.
     return now + segment_units(m_owed, m_core.thread_rate(m_index));
 }
 
-double hardware_thread::now_seconds() const {
-    return local_time::now().to_seconds();
+void thread_execution::wait_for(const sc_core::sc_time& d) {
+    settle();
+    local_time::sync();
+    m_wake_at.set((sc_core::sc_time_stamp() + d).value());
+    sc_core::wait(d);
+    m_wake_at.set(~sc_dt::uint64{0});
+}
+
+void thread_execution::wait_external(const sc_core::sc_event& e) {
+    settle();
+    local_time::sync();
+    m_wake_at.set(0);
+    sc_core::wait(e);
+    m_wake_at.set(~sc_dt::uint64{0});
+}
+
+void thread_execution::wait_for_wake() {
+    settle();
+    local_time::sync();  // set_active catches up only if the activity changed; waits need it
+    while (!m_timers.dec_pending() && !m_irq.external())
+        sc_core::wait(m_timers.pending_changed_event() | m_irq.external_event());
 }
 
 }  // namespace nestvp

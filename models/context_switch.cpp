@@ -1,18 +1,27 @@
-// hardware_thread: entering a guest (hrfid) and a guest's trap back to its hypervisor, with the
-// run-ahead offset handed between the two contexts (docs/hardware-thread.md).
-#include "models/hardware_thread.h"
+#include "models/context_switch.h"
 
 #include "models/log.h"
 
-#include "models/local_time.h"
-
 namespace nestvp {
 
-trap_info hardware_thread::enter(sw_context& guest) {
-    settle();
+context_switch::context_switch(std::string owner, exception_logic& irq, tb_register& tbr,
+                               local_time::wake_slot& wake_at, const std::function<void()>& trace)
+    : m_owner(std::move(owner)), m_irq(irq), m_tbr(tbr), m_wake_at(wake_at), m_trace(trace) {}
+
+uint64_t context_switch::current_nia() const {
+    const sw_context* c = m_level == context_level::l2 ? m_guest : m_host;
+    return c ? c->nia : 0;
+}
+
+void context_switch::set_nia(uint64_t nia) {
+    sw_context* c = m_level == context_level::l2 ? m_guest : m_host;
+    if (c) c->nia = nia;
+}
+
+trap_info context_switch::enter(sw_context& guest) {
     // hrfid into the guest: HSRR0/1 <- its NIA and MSR (L-kvm enters guests this way, §4.3).
     NESTVP_LOG(log::module::thread, log::level::debug,
-               name() << ": enter " << guest.name << " at 0x" << std::hex << guest.nia);
+               m_owner << ": enter " << guest.name << " at 0x" << std::hex << guest.nia);
     m_guest = &guest;
     m_irq.set_srr(guest.srr0, guest.srr1);
     m_irq.set_hsrr(guest.nia, guest.msr);
@@ -32,11 +41,11 @@ trap_info hardware_thread::enter(sw_context& guest) {
     return m_trap;
 }
 
-void hardware_thread::guest_trap(const trap_info& t) {
+void context_switch::guest_trap(const trap_info& t) {
     sw_context* me = m_guest;
     NESTVP_LOG(log::module::thread, log::level::debug,
-               name() << ": " << me->name << " traps, vector 0x" << std::hex << t.vector << " at 0x"
-                      << t.nia);
+               m_owner << ": " << me->name << " traps, vector 0x" << std::hex << t.vector
+                       << " at 0x" << t.nia);
     me->nia = t.nia;
     me->msr = t.msr;
     me->srr0 = m_irq.srr0();
@@ -50,15 +59,14 @@ void hardware_thread::guest_trap(const trap_info& t) {
     await_entry(*me);
 }
 
-void hardware_thread::await_entry(sw_context& guest) {
+void context_switch::await_entry(sw_context& guest) {
     do sc_core::wait(m_resume);  // enter() of this context (the thread may serve several)
     while (m_guest != &guest);
     local_time::take_over(m_handoff, m_wake_at);
 }
 
-uint64_t hardware_thread::guest_hcall() {
+uint64_t context_switch::guest_hcall() {
     // System Call interrupt with LEV=1: SRR0/1 <- NIA, MSR; new MSR HV=1 (Q-excp sc 1).
-    settle();
     sw_context* me = m_guest;
     const uint64_t nia = me->nia + 4;
     const uint64_t m = m_irq.msr();
@@ -68,11 +76,10 @@ uint64_t hardware_thread::guest_hcall() {
     return me->gpr[3];
 }
 
-void hardware_thread::guest_mmio_trap(uint64_t ea, bool store) {
+void context_switch::guest_mmio_trap(uint64_t ea, bool store) {
     // HDSI (0xE00, Book III "Hypervisor Data Storage Interrupt"): HSRR0 <- the access's
     // address, HSRR1 <- MSR; HDAR <- EA, HDSISR[38] set for a store, ASDR <- the guest real
     // page; MSR HV=1.
-    settle();
     sw_context* me = m_guest;
     const uint64_t m = m_irq.msr();
     m_irq.set_hsrr(me->nia, m);
@@ -84,14 +91,21 @@ void hardware_thread::guest_mmio_trap(uint64_t ea, bool store) {
     guest_trap(t);
 }
 
-void hardware_thread::guest_mmio_store(uint64_t ea) {
-    guest_mmio_trap(ea, true);
+context_switch::hv_call_state context_switch::hv_call_enter() {
+    // `sc 1` from L1: the call runs L0 firmware on this thread in hypervisor state.
+    const hv_call_state s{m_irq.msr(), m_level, m_tbr.offset()};
+    m_irq.set_srr(current_nia() + 4, s.msr & ~msr::srr1_cleared);
+    m_irq.set_msr(msr::sf | msr::hv | (s.msr & (msr::me | msr::ri)));
+    m_level = context_level::l0;
+    m_tbr.set_offset(0);
+    return s;
 }
 
-uint64_t hardware_thread::guest_mmio_load(uint64_t ea) {
-    sw_context* me = m_guest;
-    guest_mmio_trap(ea, false);
-    return me->gpr[9];  // the accessor's RT (power_insn::guest_mmio_load)
+void context_switch::hv_call_return(const hv_call_state& s) {
+    // Return to L1 (hrfid with HSRR1 = the caller's MSR).
+    m_level = s.level;
+    m_tbr.set_offset(s.tb_offset);
+    m_irq.set_msr(s.msr);
 }
 
 }  // namespace nestvp
