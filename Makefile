@@ -13,7 +13,7 @@ PGO_FLAGS = -DNESTVP_PGO=OFF
 endif
 
 .PHONY: all deps configure build run test bench bench-campaign bench-long asan fuzz fuzz-run coverage \
-	mutation format clean
+	mutation format clean formal
 
 all: build
 
@@ -98,3 +98,8 @@ clean:
 .PHONY: realstack
 realstack:
 	@scripts/realstack/build.sh
+
+# Proofs, covers, the adv=N miter and the RTL mutants of rtl/decrementer_unit.v with yosys and
+# yosys-smtbmc (z3); one line per property, cover and mutant (docs/rtl-decrementer.md).
+formal: deps
+	@nice -n 10 python3 scripts/formal/run_formal.py build-formal -j$(JOBS)

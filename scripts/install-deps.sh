@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsystemc-dev verilator libyaml-cpp-dev
       libgtest-dev libxml2-utils parallel python3 python3-matplotlib python3-yaml groff-base man-db
-      libcli11-dev nlohmann-json3-dev libssl-dev gnuplot-nox)
+      libcli11-dev nlohmann-json3-dev libssl-dev gnuplot-nox yosys z3)
+# yosys ships yosys-smtbmc (make formal); z3 is its solver.
 # gnuplot-nox draws the --plot figures from the scripts nestvp writes.
 # python/nestvp needs only python3; pandas (python3-pandas) is optional and not installed here.
 # `make coverage` needs nothing more: verilator ships verilator_coverage and depends on python3.
