@@ -26,7 +26,7 @@ RTL = os.path.join(ROOT, "rtl")
 MAX_K = 4            # k-induction depth tried
 PROOF_TIMEOUT = 300  # s per smtbmc call
 COVER_DEPTH = 6
-MUTANT_DEPTH = 4     # BMC from reset: a counterexample of a proven property kills
+MUTANT_DEPTH = 6     # BMC from reset: a counterexample of a proven property kills
 # The miter: N and the depth (docs/rtl-decrementer.md, "What is proven").
 MITER_NMAX = 2
 MITER_DEPTH = 4
