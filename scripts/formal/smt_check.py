@@ -26,7 +26,8 @@ def _yosys_script(design, keep, kind, out_smt2):
         keep_cmds = ""
     else:
         # opt_clean drops the logic only the deleted properties read.
-        keep_cmds = f"select -set keep {top}/{keep}; delete t:${kind} @keep %d; opt_clean; "
+        sel = " ".join(f"{top}/{k}" for k in ([keep] if isinstance(keep, str) else keep))
+        keep_cmds = f"select -set keep {sel}; delete t:${kind} @keep %d; opt_clean; "
     params = "".join(f"chparam -set {k} {v} {top}; " for k, v in design.get("params", {}).items())
     return (f"read_verilog -formal {defs} {incs} {reads}; {params}prep -top {top}; flatten; "
             f"async2sync; "
@@ -67,9 +68,12 @@ def _source_order(paths):
 
 
 def prepare(design, keep, kind, workdir):
-    """Writes the SMT2 model of design (a dict) with only `keep` of its `kind` cells."""
+    """Writes the SMT2 model of design (a dict) with only `keep` of its `kind` cells: one
+    label, or a list of them (a property and the auxiliary invariants proven with it; the file
+    is named after the first)."""
     os.makedirs(workdir, exist_ok=True)
-    smt2 = os.path.join(workdir, f"{keep}.smt2")
+    name = keep if isinstance(keep, str) else keep[0]
+    smt2 = os.path.join(workdir, f"{name}.smt2")
     r = subprocess.run(["yosys", "-q", "-p", _yosys_script(design, keep, kind, smt2)],
                        capture_output=True, text=True, cwd=workdir)
     if r.returncode != 0:
