@@ -26,7 +26,8 @@ RTL = os.path.join(ROOT, "rtl")
 MAX_K = 4            # k-induction depth tried
 PROOF_TIMEOUT = 300  # s per smtbmc call
 COVER_DEPTH = 6
-MUTANT_DEPTH = 6     # BMC from reset: a counterexample of a proven property kills
+MUTANT_DEPTH = 6     # BMC from reset (the miter: from its start): a counterexample of a proven
+                     # property kills
 # The adv=N miter (scripts/formal/adv_miter.v; docs/rtl-decrementer.md, "What is proven"):
 # every N in 1 .. 2^64-1 from any equal state, proven by k-induction together with its
 # auxiliary invariants (the a_* assertions of the miter).
@@ -66,12 +67,16 @@ def read_mutants():
         for line in f:
             if not line.strip() or line.startswith("#"):
                 continue
-            name, old, new = (p.strip() for p in line.rstrip("\n").split(" | "))
-            out.append((name, old, new))
+            parts = [p.strip() for p in line.rstrip("\n").split(" | ")]
+            if len(parts) not in (3, 4):
+                raise smt_check.ToolError(f"mutants.txt: not 3 or 4 fields: {line.strip()}")
+            out.append((parts[0], parts[1], parts[2], parts[3] if len(parts) == 4 else None))
     return out
 
 
-def mutant_one(name, old, new, proven, workdir):
+def mutant_one(name, old, new, props, workdir):
+    """The first of props (unit property labels, or the miter's) with a counterexample on the
+    mutated unit, or None."""
     src = os.path.join(workdir, "src")
     os.makedirs(src, exist_ok=True)
     for f in os.listdir(RTL):
@@ -84,8 +89,10 @@ def mutant_one(name, old, new, proven, workdir):
         raise smt_check.ToolError(f"mutant {name}: its text occurs {text.count(old)} times")
     with open(path, "w", encoding="utf-8") as f:
         f.write(text.replace(old, new))
-    design = unit_design(src)
-    for prop in proven:
+    for prop in props:
+        # The miter's counterexample starts in any equal state within the width (its own
+        # initial assumption); the unit's start at the first reset.
+        design = miter_design(src) if prop == MITER else unit_design(src)
         smt2 = smt_check.prepare(design, prop, "assert", workdir)
         if smt_check.bmc(smt2, MUTANT_DEPTH, PROOF_TIMEOUT) == "failed":
             return prop
@@ -130,8 +137,14 @@ def main():
                 print(f"COVER {c} UNREACHED within {COVER_DEPTH} steps ({step or 'unsat'})",
                       flush=True)
                 ok = False
-        mfs = [(n, pool.submit(mutant_one, n, old, new, proven, os.path.join(work, "mutant", n)))
-               for n, old, new in read_mutants()]
+        # A mutant with a fourth field is checked against that property alone (the miter's
+        # mutants: the point is that the miter kills them, though a unit property would too).
+        killers = proven + ([MITER] if status == "proven" else [])
+        mfs = []
+        for n, old, new, only in read_mutants():
+            props = proven if only is None else [p for p in killers if p == only]
+            mfs.append((n, pool.submit(mutant_one, n, old, new, props,
+                                       os.path.join(work, "mutant", n))))
         for n, fut in mfs:
             killer = fut.result()
             if killer:
