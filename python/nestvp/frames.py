@@ -281,9 +281,12 @@ def load_trace_stats(path: PathLike) -> Dict[str, Any]:
     - ``exits_by_vcpu``: ``vcpu`` (int, ascending), ``exits``;
     - ``exit_rate``: ``t_s`` (start of the bin: ``t0_s + i * bin_s``), ``per_s``;
     - ``intervals``: ``kind`` (``enter_to_exit`` or ``exit_to_enter``), ``vcpu`` (int),
-      ``count``, ``min``, ``mean``, ``p50``, ``p90``, ``p99``, ``max`` (ns), by kind then vCPU.
+      ``count``, ``min``, ``mean``, ``p50``, ``p90``, ``p99``, ``max`` (ns), by kind then vCPU;
+    - ``hcalls_by_opcode``: ``opcode`` (text, ``0x480``), ``calls`` (``powerpc:hcall_entry``);
+    - ``malformed_lines``: ``line``, ``why`` (the first few the command listed).
 
-    Every frame's ``attrs`` holds the file's ``schema``, ``source``, ``lines``, ``span_s`` and
+    The last two are empty when the file has no such section. Every frame's ``attrs`` holds
+    the file's ``schema``, ``source``, ``lines``, ``span_s``, ``first_s`` (when given) and
     ``exit_rate.bin_s`` as ``bin_s``.
     """
     pd = _pandas()
@@ -309,6 +312,12 @@ def load_trace_stats(path: PathLike) -> Dict[str, Any]:
         if not isinstance(x, (int, float)) or isinstance(x, bool):
             raise FormatError(path, f"exit_rate.per_s[{i}]: expected a rate, got {json.dumps(x)[:60]}")
     intervals = _need(path, data, "intervals_ns", Mapping, "enter_to_exit and exit_to_enter")
+    hcalls = _counts(path, data, "hcalls_by_opcode") if "hcalls_by_opcode" in data else {}
+    malformed = _need(path, data, "malformed_lines", list, "a list of {line, why}") \
+        if "malformed_lines" in data else []
+    for i, m in enumerate(malformed):
+        if not isinstance(m, Mapping) or not isinstance(m.get("line"), int) or "why" not in m:
+            raise FormatError(path, f"malformed_lines[{i}]: expected {{line, why}}")
 
     interval_rows = []
     for kind in ("enter_to_exit", "exit_to_enter"):
@@ -335,10 +344,17 @@ def load_trace_stats(path: PathLike) -> Dict[str, Any]:
         "intervals": pd.DataFrame(interval_rows, columns=["kind", "vcpu", *INTERVAL_STATS])
                        .sort_values(["kind", "vcpu"], kind="stable").reset_index(drop=True),
     }
-    for name in ("events", "exits_by_trap", "exits_by_vcpu"):
-        frames[name] = frames[name].astype({frames[name].columns[1]: "int64"})
+    frames["hcalls_by_opcode"] = pd.DataFrame(list(hcalls.items()), columns=["opcode", "calls"])
+    frames["malformed_lines"] = pd.DataFrame([(m["line"], m["why"]) for m in malformed],
+                                             columns=["line", "why"])
+    ints = {"events": "count", "exits_by_trap": "exits", "exits_by_vcpu": "exits",
+            "hcalls_by_opcode": "calls", "malformed_lines": "line"}
+    for name, column in ints.items():  # int64 also when empty
+        frames[name] = frames[name].astype({column: "int64"})
     frames["intervals"] = frames["intervals"].astype({"vcpu": "int64", "count": "int64"})
     meta = {"schema": schema, "source": dict(source), "lines": lines, "span_s": span, "bin_s": bin_s}
+    if "first_s" in data:
+        meta["first_s"] = data["first_s"]
     for df in frames.values():
         df.attrs.update(meta)
     return frames

@@ -170,7 +170,10 @@ class LoadTraceStats(Temp):
 
     def test_frames(self):
         f = nestvp.load_trace_stats(FIX / "trace-stats.json")
-        self.assertEqual(set(f), {"events", "exits_by_trap", "exits_by_vcpu", "exit_rate", "intervals"})
+        self.assertEqual(set(f), {"events", "exits_by_trap", "exits_by_vcpu", "exit_rate", "intervals",
+                                  "hcalls_by_opcode", "malformed_lines"})
+        self.assertEqual(len(f["hcalls_by_opcode"]), 0)  # sections the hand-written file lacks
+        self.assertEqual(len(f["malformed_lines"]), 0)
         ev = f["events"]
         self.assertEqual(list(ev.columns), ["event", "count", "known"])
         self.assertEqual(list(ev["event"]), ["kvm_hv:kvm_guest_enter", "kvm_hv:kvm_guest_exit",
@@ -195,6 +198,21 @@ class LoadTraceStats(Temp):
             self.assertEqual(df.attrs["source"]["format"], "perf-script")
             self.assertEqual(df.attrs["lines"]["malformed"], 1)
             self.assertEqual(df.attrs["bin_s"], 0.001)
+
+    def test_real_output(self):
+        # trace-stats --json of a 0.01 s perf-script with one line broken (fixtures/README.md).
+        f = nestvp.load_trace_stats(FIX / "trace-stats-real.json")
+        ev = f["events"].set_index("event")["count"]
+        self.assertEqual((ev["kvm_hv:kvm_guest_exit"], ev["probe:kvmppc_gsb_recv"]), (114, 29))
+        self.assertEqual(f["exits_by_vcpu"]["exits"].sum(), ev["kvm_hv:kvm_guest_exit"])
+        self.assertEqual(f["exits_by_trap"]["exits"].sum(), ev["kvm_hv:kvm_guest_exit"])
+        self.assertEqual(f["hcalls_by_opcode"].set_index("opcode").loc["0x480", "calls"], 115)
+        self.assertEqual(f["hcalls_by_opcode"]["calls"].sum(), ev["powerpc:hcall_entry"])
+        self.assertEqual(list(f["malformed_lines"]["line"]), [6])
+        self.assertIn("not a perf script event line", f["malformed_lines"]["why"].iloc[0])
+        self.assertEqual(f["events"].attrs["first_s"], 0)
+        self.assertEqual(list(f["exit_rate"]["t_s"]), [0.0, 0.005])
+        self.assertEqual(sorted(set(f["intervals"]["vcpu"])), [0, 1])
 
     def test_empty_sections(self):
         d = self.fixture()
@@ -222,6 +240,9 @@ class LoadTraceStats(Temp):
             (lambda d: d["intervals_ns"]["enter_to_exit"]["0"].pop("p99"),
              r"intervals_ns\.enter_to_exit\.0: no p99"),
             (lambda d: d.update(span_s="long"), r"span_s: expected a number of seconds"),
+            (lambda d: d.update(malformed_lines=[{"why": "x"}]), r"malformed_lines\[0\]: expected"),
+            (lambda d: d.update(hcalls_by_opcode={"0x480": "many"}),
+             r"hcalls_by_opcode\.0x480: expected a count"),
         ]
         for i, (change, problem) in enumerate(cases):
             d = self.fixture()
