@@ -6,6 +6,9 @@
 set -eu
 py=$1 src=$2 work=$3 bin=${4:-}
 fail() { echo "install_test: $*" >&2; exit 1; }
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+src=$(abs "$src") work=$(abs "$work")
+[ -z "$bin" ] || bin=$(abs "$bin")
 rm -rf "$work" && mkdir -p "$work/bin"
 # Built from a copy: setuptools writes build/ and *.egg-info beside the sources it builds.
 cp -R "$src" "$work/src" && rm -rf "$work/src/build" "$work/src"/*.egg-info
