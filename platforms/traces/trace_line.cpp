@@ -15,7 +15,7 @@ const std::regex& perf_line() {
 // tracefs: TASK-PID, an optional (TGID), [CPU], the irq-info flags, TIMESTAMP: EVENT:.
 const std::regex& tracefs_line() {
     static const std::regex r(
-        R"(^\s*(.+)-(\d+)\s+(?:\(\s*[\d-]+\)\s+)?\[(\d+)\]\s+(?:[\w.]{4,5}\s+)?(\d+)\.(\d+):\s+([\w.]+):(?:\s+(.*))?$)",
+        R"(^\s*(.+)-(\d+)\s+(?:\(\s*[\d-]+\)\s+)?\[(\d+)\]\s+(?:[\w.]{4,5}\s+)?(\d+)(?:\.(\d+))?:\s+([\w.]+):(?:\s+(.*))?$)",
         std::regex::optimize);
     return r;
 }
@@ -57,7 +57,7 @@ bool detect_trace_format(const std::string& line, trace_format& format) {
     return false;
 }
 
-trace_line parse_trace_line(const std::string& line, trace_format format) {
+trace_line parse_trace_line(const std::string& line, trace_format format, uint64_t tb_hz) {
     trace_line out;
     const size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '#') return out;
@@ -79,7 +79,11 @@ trace_line parse_trace_line(const std::string& line, trace_format format) {
             out.comm = m[1].str();
             out.tid = std::stoull(m[2].str());
             out.cpu = static_cast<unsigned>(std::stoul(m[3].str()));
-            out.t_ns = to_ns(m[4].str(), m[5].str());
+            // A counter clock (trace_clock ppc-tb) prints ticks with no fraction.
+            out.t_ns = m[5].matched ? to_ns(m[4].str(), m[5].str())
+                                    : static_cast<uint64_t>(
+                                          static_cast<unsigned __int128>(std::stoull(m[4].str())) *
+                                          1000000000u / tb_hz);
             out.event = canonical_event(m[6].str());
             out.fields = m[7].str();
             out.what = trace_line::kind::event;
@@ -87,6 +91,7 @@ trace_line parse_trace_line(const std::string& line, trace_format format) {
         }
     } catch (const std::exception&) {  // a number out of range
     }
+    if (std::regex_match(line, callchain_line())) return out;  // not an event: a call chain
     out.what = trace_line::kind::malformed;
     out.why = format == trace_format::perf_script
                   ? "not a perf script event line (COMM TID [CPU] SECONDS: EVENT: FIELDS)"

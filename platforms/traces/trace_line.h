@@ -19,8 +19,10 @@ struct trace_line {
 };
 
 // Classifies and splits a line: headers (`#`), blank lines and call-chain lines (perf -g)
-// are skips. `format` is the file's, once known.
-trace_line parse_trace_line(const std::string& line, trace_format format);
+// are skips. `format` is the file's, once known. A tracefs time stamp without a fraction is a
+// counter clock's ticks (trace_clock ppc-tb: the time base), at tb_hz.
+trace_line parse_trace_line(const std::string& line, trace_format format,
+                            uint64_t tb_hz = 512000000);
 // Which format a line is in, if it is an event line of either; false if neither.
 bool detect_trace_format(const std::string& line, trace_format& format);
 // perf's name for a tracefs event ("kvm_guest_exit" -> "kvm_hv:kvm_guest_exit", a kprobe on

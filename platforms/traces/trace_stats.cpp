@@ -164,6 +164,26 @@ trace_stats counts_json_stats(const json& j, const std::string& path) {
     return s;
 }
 
+// The counts of a raw trace burst from the hist triggers that ran beside it
+// (bench/realstack/samples, schema nestvp-realstack-trace-counts/1).
+trace_stats trace_counts_json_stats(const json& j, const std::string& path) {
+    trace_stats s;
+    s.path = path;
+    s.format = "counts-json";
+    s.parsed = 1;
+    for (const auto& it : j.at("events").items())
+        s.events[canonical_event(it.key())] = it.value().get<uint64_t>();
+    for (const auto& it : j.at("kvm_guest_exit_by_trap").items())
+        s.exits_by_trap[it.key()] = it.value().get<uint64_t>();
+    for (const auto& it : j.at("kvm_guest_exit_by_vcpu_id").items())
+        s.exits_by_vcpu[static_cast<unsigned>(std::stoul(it.key()))] = it.value().get<uint64_t>();
+    for (const auto& it : j.at("hcall_entry_by_opcode").items())
+        s.hcalls_by_opcode[std::stoull(it.key(), nullptr, 0)] = it.value().get<uint64_t>();
+    if (j.contains("raw_trace_s") && j["raw_trace_s"].is_number())
+        s.span_s = j["raw_trace_s"].get<double>();
+    return s;
+}
+
 }  // namespace
 
 trace_stats trace_stats_of_text(const std::string& text, const std::string& path,
@@ -173,6 +193,8 @@ trace_stats trace_stats_of_text(const std::string& text, const std::string& path
         const json j = parse_json(text, path);
         if (j.value("schema", "") == "nestvp-trace-stats/1") return trace_stats_from_json(j, path);
         try {
+            if (j.value("schema", "") == "nestvp-realstack-trace-counts/1")
+                return trace_counts_json_stats(j, path);
             return counts_json_stats(j, path);
         } catch (const json::exception& e) {
             throw std::runtime_error(path +
@@ -189,7 +211,7 @@ trace_stats trace_stats_of_text(const std::string& text, const std::string& path
     while (std::getline(in, line)) {
         ++s.lines;
         if (!format_known) format_known = detect_trace_format(line, format);
-        trace_line l = parse_trace_line(line, format);
+        trace_line l = parse_trace_line(line, format, opts.tb_hz);
         std::string why = l.why;
         if (l.what == trace_line::kind::skip) {
             ++s.skipped;

@@ -39,7 +39,8 @@ struct trace_stats {
 
 struct trace_stats_options {
     double bin_s = 0.1;
-    bool strict = false;  // the first malformed line is fatal
+    bool strict = false;         // the first malformed line is fatal
+    uint64_t tb_hz = 512000000;  // a tracefs counter clock's rate (trace_clock ppc-tb)
     size_t keep_malformed = 20;
 };
 

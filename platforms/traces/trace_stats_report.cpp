@@ -89,23 +89,30 @@ trace_stats trace_stats_from_json(const json& j, const std::string& what) {
         s.path = j.at("source").at("path").get<std::string>();
         s.format = j.at("source").at("format").get<std::string>();
         const json& l = j.at("lines");
-        s.lines = l.at("total"), s.parsed = l.at("parsed"), s.malformed = l.at("malformed");
-        s.skipped = l.at("skipped");
+        s.lines = l.at("total").get<uint64_t>();
+        s.parsed = l.at("parsed").get<uint64_t>();
+        s.malformed = l.at("malformed").get<uint64_t>();
+        s.skipped = l.at("skipped").get<uint64_t>();
         s.span_s = j.at("span_s").is_null() ? 0 : j.at("span_s").get<double>();
         s.first_s = j.value("first_s", 0.0);
-        for (const auto& [k, n] : j.at("events").items()) s.events[k] = n;
-        for (const auto& [k, n] : j.at("unknown_events").items()) s.unknown_events[k] = n;
-        for (const auto& [k, n] : j.at("exits_by_trap").items()) s.exits_by_trap[k] = n;
-        for (const auto& [k, n] : j.at("exits_by_vcpu").items())
-            s.exits_by_vcpu[static_cast<unsigned>(std::stoul(k))] = n;
-        for (const auto& [k, n] : j.value("hcalls_by_opcode", json::object()).items())
-            s.hcalls_by_opcode[std::stoull(k, nullptr, 0)] = n;
+        for (const auto& it : j.at("events").items())
+            s.events[it.key()] = it.value().get<uint64_t>();
+        for (const auto& it : j.at("unknown_events").items())
+            s.unknown_events[it.key()] = it.value().get<uint64_t>();
+        for (const auto& it : j.at("exits_by_trap").items())
+            s.exits_by_trap[it.key()] = it.value().get<uint64_t>();
+        for (const auto& it : j.at("exits_by_vcpu").items())
+            s.exits_by_vcpu[static_cast<unsigned>(std::stoul(it.key()))] =
+                it.value().get<uint64_t>();
+        const json hc = j.value("hcalls_by_opcode", json::object());
+        for (const auto& it : hc.items())
+            s.hcalls_by_opcode[std::stoull(it.key(), nullptr, 0)] = it.value().get<uint64_t>();
         s.bin_s = j.at("exit_rate").at("bin_s").get<double>();
         for (const auto& r : j.at("exit_rate").at("per_s")) s.exit_rate.push_back(r.get<double>());
-        for (const auto& [v, sum] : j.at("intervals_ns").at("enter_to_exit").items())
-            s.enter_to_exit[static_cast<unsigned>(std::stoul(v))] = summary_of(sum);
-        for (const auto& [v, sum] : j.at("intervals_ns").at("exit_to_enter").items())
-            s.exit_to_enter[static_cast<unsigned>(std::stoul(v))] = summary_of(sum);
+        for (const auto& it : j.at("intervals_ns").at("enter_to_exit").items())
+            s.enter_to_exit[static_cast<unsigned>(std::stoul(it.key()))] = summary_of(it.value());
+        for (const auto& it : j.at("intervals_ns").at("exit_to_enter").items())
+            s.exit_to_enter[static_cast<unsigned>(std::stoul(it.key()))] = summary_of(it.value());
     } catch (const std::exception& e) {
         throw std::runtime_error(what +
                                  ": not a trace-stats JSON (nestvp-trace-stats/1): " + e.what());
