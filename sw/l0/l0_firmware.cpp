@@ -62,10 +62,7 @@ void l0_firmware::mark(hv_thread_if& t, path_step s) {
 
 void l0_firmware::trace_buffers(hv_thread_if& t, uint64_t opcode, const hcall_result& r) {
     if (!m_probe.tracing()) return;
-    tracepoint_event e;
-    e.point = tracepoint::gsb_buffer;
-    e.thread = t.id();
-    e.t = t.step_time();
+    tracepoint_event e(tracepoint::gsb_buffer, t.id(), t.step_time());
     e.opcode = opcode;
     e.elements_in = r.elements_in, e.bytes_in = r.bytes_in;
     e.elements_out = r.elements_out, e.bytes_out = r.bytes_out;

@@ -215,10 +215,7 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
 // shregs.msr and ceded.
 void kvm_run_loop::trace_guest_enter() {
     if (!m_probe.tracing()) return;
-    tracepoint_event e;
-    e.point = tracepoint::kvm_guest_enter;
-    e.thread = m_cpu.id();
-    e.t = m_cpu.cpu().step_time();
+    tracepoint_event e(tracepoint::kvm_guest_enter, m_cpu.id(), m_cpu.cpu().step_time());
     e.pc = m_guest.nestedv2 ? m_cache.peek(gsid::NIA) : m_vcpu.v1_nia;
     e.pending = (m_vcpu.ext_pending ? 1ull << 14 : 0) | (m_vcpu.dec_queued ? 1ull << 15 : 0);
     e.ceded = m_vcpu.ceded;
@@ -227,10 +224,7 @@ void kvm_run_loop::trace_guest_enter() {
 
 void kvm_run_loop::trace_guest_exit(uint32_t trap) {
     if (!m_probe.tracing()) return;
-    tracepoint_event e;
-    e.point = tracepoint::kvm_guest_exit;
-    e.thread = m_cpu.id();
-    e.t = m_cpu.cpu().step_time();
+    tracepoint_event e(tracepoint::kvm_guest_exit, m_cpu.id(), m_cpu.cpu().step_time());
     e.trap = trap;
     e.pc = m_guest.nestedv2 ? m_cache.peek(gsid::NIA) : m_vcpu.v1_nia;
     e.msr = m_guest.nestedv2 ? m_cache.peek(gsid::MSR) : m_vcpu.v1_msr;

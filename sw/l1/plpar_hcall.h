@@ -12,19 +12,13 @@ namespace nestvp {
 inline void plpar_hcall(cpu_if& cpu, nested_probe& probe, hcall_frame& f) {
     const uint64_t opcode = f.r[3];
     if (probe.tracing()) {
-        tracepoint_event e;
-        e.point = tracepoint::hcall_entry;
-        e.thread = cpu.id();
-        e.t = cpu.step_time();
+        tracepoint_event e(tracepoint::hcall_entry, cpu.id(), cpu.step_time());
         e.opcode = opcode;
         probe.tracepoint(e);
     }
     cpu.hcall(f);
     if (probe.tracing()) {
-        tracepoint_event e;
-        e.point = tracepoint::hcall_exit;
-        e.thread = cpu.id();
-        e.t = cpu.step_time();
+        tracepoint_event e(tracepoint::hcall_exit, cpu.id(), cpu.step_time());
         e.opcode = opcode;
         e.retval = static_cast<int64_t>(f.r[3]);
         probe.tracepoint(e);
@@ -34,11 +28,7 @@ inline void plpar_hcall(cpu_if& cpu, nested_probe& probe, hcall_frame& f) {
 // The kprobe on kvmppc_gsb_recv: fires at its entry, before the H_GUEST_GET_STATE it issues.
 inline void gsb_recv_probe(cpu_if& cpu, nested_probe& probe) {
     if (!probe.tracing()) return;
-    tracepoint_event e;
-    e.point = tracepoint::gsb_recv;
-    e.thread = cpu.id();
-    e.t = cpu.step_time();
-    probe.tracepoint(e);
+    probe.tracepoint(tracepoint_event(tracepoint::gsb_recv, cpu.id(), cpu.step_time()));
 }
 
 }  // namespace nestvp

@@ -286,10 +286,7 @@ void l2_kernel::cede(uint64_t start, bool stop_tick) {
 // The cpuidle state's residency, for a trace: power:cpu_idle's enter and exit in the L2 kernel.
 void l2_kernel::trace_idle(tracepoint point, idle_state state) {
     if (!m_probe.tracing()) return;
-    tracepoint_event e;
-    e.point = point;
-    e.thread = m_id;
-    e.t = m_thread.step_time();
+    tracepoint_event e(point, m_id, m_thread.step_time());
     e.idle_state = state == idle_state::snooze ? 0 : 1;
     m_probe.tracepoint(e);
 }

@@ -155,7 +155,8 @@ enum class tracepoint : uint8_t {
 const char* tracepoint_name(tracepoint p);  // "kvm_hv:kvm_guest_exit", ...
 
 struct tracepoint_event {
-    tracepoint point = tracepoint::kvm_guest_exit;
+    tracepoint_event(tracepoint p, unsigned th, uint64_t time) : point(p), thread(th), t(time) {}
+    tracepoint point;
     unsigned thread = 0;   // the hardware thread, which is also the L1 CPU and the vCPU
     uint64_t t = 0;        // sc_time value
     uint32_t trap = 0;     // kvm_guest_exit: vcpu->arch.trap
