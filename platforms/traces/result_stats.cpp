@@ -46,6 +46,7 @@ trace_stats read_result_stats(const std::string& path) {
         const json j = parse_json(text, path);
         if (j.is_object() && j.contains("schema_version") && j.contains("metrics"))
             return trace_stats_of_record(parse_run_record(text, path), path);
+        return trace_stats_of_json(j, path);  // parsed once: not again as text
     }
     return trace_stats_of_text(text, path, trace_stats_options{});
 }

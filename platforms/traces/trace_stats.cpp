@@ -68,15 +68,15 @@ public:
             ++m_s.exits_by_trap[kvm_exit_trap(trap, t) ? kvm_exit_symbol(t) : trap];
             ++m_s.exits_by_vcpu[vcpu];
             interval(m_enter, vcpu, l.t_ns, m_enter_to_exit);
-            m_exit[vcpu] = l.t_ns + 1;
-            bin(l.t_ns);
+            m_exit[vcpu] = l.t_ns;
+            m_exit_times.push_back(l.t_ns);
         } else if (l.event == "kvm_hv:kvm_guest_enter") {
             if (std::sscanf(l.fields.c_str(), "VCPU %u:", &vcpu) != 1) {
                 why = "kvm_guest_enter fields do not begin \"VCPU %d:\"";
                 return false;
             }
             interval(m_exit, vcpu, l.t_ns, m_exit_to_enter);
-            m_enter[vcpu] = l.t_ns + 1;
+            m_enter[vcpu] = l.t_ns;
         } else if (l.event == "powerpc:hcall_entry" || l.event == "powerpc:hcall_exit") {
             unsigned long long op;
             if (std::sscanf(l.fields.c_str(), "opcode=%llu", &op) != 1) {
@@ -95,41 +95,35 @@ public:
         for (auto& [v, xs] : m_exit_to_enter) m_s.exit_to_enter[v] = summarise(xs);
         m_s.first_s = m_any ? static_cast<double>(m_first) * 1e-9 : 0;
         m_s.span_s = m_any ? static_cast<double>(m_last - m_first) * 1e-9 : 0;
-        m_s.exit_rate.assign(m_bins.size(), 0.0);
-        for (size_t i = 0; i < m_bins.size(); ++i)
-            m_s.exit_rate[i] = static_cast<double>(m_bins[i]) / m_s.bin_s;
+        // Exits per second in bins from the first event of any kind.
+        for (uint64_t t : m_exit_times) {
+            const auto i = static_cast<size_t>(static_cast<double>(t - m_first) * 1e-9 / m_s.bin_s);
+            if (m_s.exit_rate.size() <= i) m_s.exit_rate.resize(i + 1, 0.0);
+            m_s.exit_rate[i] += 1.0 / m_s.bin_s;
+        }
     }
 
 private:
-    // The interval from the vCPU's last `from` event (stored +1, 0 = none) to t.
+    // The interval from the vCPU's pending `from` event to t, which consumes it.
     static void interval(std::map<unsigned, uint64_t>& from, unsigned vcpu, uint64_t t,
                          std::map<unsigned, std::vector<uint64_t>>& into) {
-        auto it = from.find(vcpu);
-        if (it == from.end() || it->second == 0) return;
-        if (t + 1 >= it->second) into[vcpu].push_back(t + 1 - it->second);
-        it->second = 0;
+        const auto it = from.find(vcpu);
+        if (it == from.end()) return;
+        if (t >= it->second) into[vcpu].push_back(t - it->second);
+        from.erase(it);
     }
     void note_time(uint64_t t) {
-        if (!m_any) m_first = m_last = t;
+        m_first = m_any ? std::min(m_first, t) : t;
+        m_last = m_any ? std::max(m_last, t) : t;
         m_any = true;
-        m_first = std::min(m_first, t);
-        m_last = std::max(m_last, t);
-    }
-    void bin(uint64_t t) {
-        if (!m_have_bin0) m_bin0 = m_any ? std::min(m_first, t) : t;
-        m_have_bin0 = true;
-        const auto i =
-            static_cast<size_t>(static_cast<double>(t - std::min(t, m_bin0)) * 1e-9 / m_s.bin_s);
-        if (m_bins.size() <= i) m_bins.resize(i + 1);
-        ++m_bins[i];
     }
 
     trace_stats& m_s;
-    std::map<unsigned, uint64_t> m_enter, m_exit;
+    std::map<unsigned, uint64_t> m_enter, m_exit;  // per vCPU, the time of a pending event
     std::map<unsigned, std::vector<uint64_t>> m_enter_to_exit, m_exit_to_enter;
-    std::vector<uint64_t> m_bins;
-    uint64_t m_first = 0, m_last = 0, m_bin0 = 0;
-    bool m_any = false, m_have_bin0 = false;
+    std::vector<uint64_t> m_exit_times;
+    uint64_t m_first = 0, m_last = 0;
+    bool m_any = false;
 };
 
 // The real stack's counts (bench/realstack/results, schema nestvp-realstack-counts/1).
@@ -186,21 +180,23 @@ trace_stats trace_counts_json_stats(const json& j, const std::string& path) {
 
 }  // namespace
 
+trace_stats trace_stats_of_json(const json& j, const std::string& path) {
+    if (j.value("schema", "") == "nestvp-trace-stats/1") return trace_stats_from_json(j, path);
+    try {
+        if (j.value("schema", "") == "nestvp-realstack-trace-counts/1")
+            return trace_counts_json_stats(j, path);
+        return counts_json_stats(j, path);
+    } catch (const json::exception& e) {
+        throw std::runtime_error(path +
+                                 ": not a trace-stats or real-stack counts JSON: " + e.what());
+    }
+}
+
 trace_stats trace_stats_of_text(const std::string& text, const std::string& path,
                                 const trace_stats_options& opts) {
     const size_t first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && text[first] == '{') {
-        const json j = parse_json(text, path);
-        if (j.value("schema", "") == "nestvp-trace-stats/1") return trace_stats_from_json(j, path);
-        try {
-            if (j.value("schema", "") == "nestvp-realstack-trace-counts/1")
-                return trace_counts_json_stats(j, path);
-            return counts_json_stats(j, path);
-        } catch (const json::exception& e) {
-            throw std::runtime_error(path +
-                                     ": not a trace-stats or real-stack counts JSON: " + e.what());
-        }
-    }
+    if (first != std::string::npos && text[first] == '{')
+        return trace_stats_of_json(parse_json(text, path), path);
     trace_stats s;
     s.path = path;
     accumulator acc(s, opts.bin_s);

@@ -47,6 +47,8 @@ struct trace_stats_options {
 // Reads a trace file; throws std::runtime_error naming the file (and with --strict the line)
 // when it cannot be read, has no parsable line, or is malformed under strict.
 trace_stats read_trace_stats(const std::string& path, const trace_stats_options& opts);
+// From a JSON already parsed: a trace-stats JSON or a real-stack counts JSON.
+trace_stats trace_stats_of_json(const json& j, const std::string& path);
 // From a text already read (tests; `path` names it).
 trace_stats trace_stats_of_text(const std::string& text, const std::string& path,
                                 const trace_stats_options& opts);
