@@ -103,14 +103,14 @@ void trace_event_writer::follow_flow(unsigned thread, path_step s, uint64_t t) {
         ts.flow_id = m_next_flow++;
         ts.flow_open = true;
         ts.flow_in_l1 = false;
-        m_flows.push_back({t, thread, static_cast<unsigned>(ts.flow_id), 's'});
+        m_flows.push_back({t, thread, ts.flow_id, 's'});
     } else if (ts.flow_open && !ts.flow_in_l1 && s >= path_step::l1_parse_output &&
                s != path_step::count_) {
         ts.flow_in_l1 = true;
-        m_flows.push_back({t, thread, static_cast<unsigned>(ts.flow_id), 't'});
+        m_flows.push_back({t, thread, ts.flow_id, 't'});
     } else if (ts.flow_open && s == path_step::l2_running) {
         ts.flow_open = false;
-        m_flows.push_back({t, thread, static_cast<unsigned>(ts.flow_id), 'f'});
+        m_flows.push_back({t, thread, ts.flow_id, 'f'});
     }
 }
 
@@ -156,22 +156,22 @@ void trace_event_writer::on_tracepoint(const tracepoint_event& e) {
             ts.hcall_from = e.t;
             ts.hcall_opcode = e.opcode;
             ts.hcall_args = "\"vcpu\":" + std::to_string(e.thread);
+            ts.gsb = {};
             break;
         case tracepoint::hcall_exit:
             if (!ts.in_hcall) break;
             ts.in_hcall = false;
-            std::snprintf(buf, sizeof buf, ",\"retval\":%" PRId64, e.retval);
+            std::snprintf(buf, sizeof buf,
+                          ",\"retval\":%" PRId64 ",\"gsb_elements_in\":%" PRIu64
+                          ",\"gsb_bytes_in\":%" PRIu64 ",\"gsb_elements_out\":%" PRIu64
+                          ",\"gsb_bytes_out\":%" PRIu64,
+                          e.retval, ts.gsb[0], ts.gsb[1], ts.gsb[2], ts.gsb[3]);
             add_span(ts.hcall_from, e.t, e.thread, track_hcall, papr::hcall_label(ts.hcall_opcode),
                      "\"args\":{" + ts.hcall_args + buf + "}");
             break;
-        case tracepoint::gsb_buffer:
-            std::snprintf(buf, sizeof buf,
-                          ",\"gsb_elements_%s\":%" PRIu64 ",\"gsb_bytes_%s\":%" PRIu64,
-                          e.elements_out || e.bytes_out ? "out" : "in",
-                          e.elements_out ? e.elements_out : e.elements_in,
-                          e.elements_out || e.bytes_out ? "out" : "in",
-                          e.elements_out || e.bytes_out ? e.bytes_out : e.bytes_in);
-            if (ts.in_hcall) ts.hcall_args += buf;
+        case tracepoint::gsb_buffer:  // a run hcall moves its input and its output apart
+            ts.gsb[0] += e.elements_in, ts.gsb[1] += e.bytes_in;
+            ts.gsb[2] += e.elements_out, ts.gsb[3] += e.bytes_out;
             break;
         case tracepoint::l2_idle_enter:
             ts.in_idle = true;
@@ -224,7 +224,7 @@ void trace_event_writer::write_steps(std::string& out) const {
         const std::vector<mark>& m = m_threads[th].marks;
         for (size_t i = 0; i < m.size(); ++i) {
             if (m[i].step == path_step::count_) break;
-            const uint64_t from = std::max(m[i].t, static_cast<uint64_t>(0));
+            const uint64_t from = m[i].t;
             const uint64_t to = i + 1 < m.size() ? m[i + 1].t : std::max(m_last_t, from);
             if (!in_window(from) && i + 1 < m.size() && !in_window(to)) continue;
             const double t0 = std::max(m_clock.seconds(from), m_start_s), t1 = m_clock.seconds(to);

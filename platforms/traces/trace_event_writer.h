@@ -8,6 +8,7 @@
 //     family (exit path, timer interrupt, wake, L0 dispatch) with each sample's value in ns;
 //   - instants for DEC edges and exit interrupts, flow arrows from an L2 trap through L1's
 //     handling back into L2, and a counter track of exits per second per vCPU.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -64,12 +65,14 @@ private:
     struct thread_state {
         std::vector<mark> marks;  // from the last one before the window
         uint64_t get_state_from = 0, hcall_from = 0, idle_from = 0, trap_t = 0;
-        uint64_t hcall_opcode = 0, flow_id = 0;
+        uint64_t hcall_opcode = 0;
+        unsigned flow_id = 0;
         std::string hcall_args;
+        std::array<uint64_t, 4> gsb{};  // elements and bytes in, elements and bytes out
         bool in_get_state = false, in_hcall = false, in_idle = false, flow_open = false,
              flow_in_l1 = false;
     };
-    enum : uint8_t { track_get_state, track_hcall, track_idle, track_timer, track_count };
+    enum : uint8_t { track_get_state, track_hcall, track_idle };  // span::track
 
     bool in_window(uint64_t t) const;
     void add_span(uint64_t t0, uint64_t t1, unsigned thread, uint8_t track, std::string name,
