@@ -185,17 +185,6 @@ settings_list load_settings(const run_args& pa, run_setup& su) {
     }
 }
 
-std::pair<double, double> trace_window_of(const run_args& pa) {
-    if (!pa.trace_window.empty() && pa.trace.empty())
-        throw usage_error("nestvp run: --trace-window needs --trace FILE.vcd");
-    try {
-        if (!pa.trace_window.empty()) return parse_window("--trace-window", pa.trace_window);
-    } catch (const usage_error& e) {
-        throw usage_error(std::string("nestvp run: ") + e.what());
-    }
-    return {0.0, -1.0};
-}
-
 // The outputs of the command line over the platform file's run.outputs.
 void apply_output_flags(const run_args& pa, std::pair<double, double> window,
                         platform_config& cfg) {
@@ -215,17 +204,15 @@ void apply_output_flags(const run_args& pa, std::pair<double, double> window,
         cfg.run.trace_end_s = window.second;
     }
     // The loader checks a window from the platform file; this one came from the flag.
-    if (!pa.trace_window.empty() && cfg.run.trace_start_s >= cfg.run.duration_s)
-        throw usage_error("nestvp run: --trace-window: the trace would be empty: it starts at " +
-                          format_real(cfg.run.trace_start_s) +
-                          " s, not before the run's end (run.duration_s = " +
-                          format_real(cfg.run.duration_s) + " s)");
+    if (!pa.trace_window.empty())
+        check_window_start("--trace-window", cfg.run.trace_start_s, cfg.run.duration_s);
 }
 
 void load_run(const run_args& pa, run_setup& su) {
     apply_logs(pa);
     su.settings = load_settings(pa, su);
-    const std::pair<double, double> window = trace_window_of(pa);
+    const std::pair<double, double> window =
+        output_window("--trace-window", pa.trace_window, "--trace FILE.vcd", pa.trace);
     su.cfg = !pa.from.empty() ? su.from.cfg : load_platform(pa.files[0], pa.sets);
     su.recorded_cfg = su.cfg;  // before command-line outputs: what a re-run loads again
     apply_output_flags(pa, window, su.cfg);

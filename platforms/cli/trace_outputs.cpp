@@ -4,36 +4,25 @@
 
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
-#include "platforms/config/param_schema.h"
 
 namespace nestvp {
 namespace {
 
 std::pair<double, double> window_of(const std::string& flag, const std::string& text,
-                                    const std::string& file_flag, const std::string& file,
+                                    const std::string& needs, const std::string& file,
                                     double duration_s) {
-    if (text.empty()) return {0.0, -1.0};
-    if (file.empty()) throw usage_error("nestvp run: " + flag + " needs " + file_flag + " FILE");
-    std::pair<double, double> w;
-    try {
-        w = parse_window(flag, text);
-    } catch (const usage_error& e) {
-        throw usage_error(std::string("nestvp run: ") + e.what());
-    }
-    if (w.first >= duration_s)
-        throw usage_error("nestvp run: " + flag + ": the trace would be empty: it starts at " +
-                          format_real(w.first) + " s, not before the run's end (run.duration_s = " +
-                          format_real(duration_s) + " s)");
+    const std::pair<double, double> w = output_window(flag, text, needs, file);
+    if (!text.empty()) check_window_start(flag, w.first, duration_s);
     return w;
 }
 
 }  // namespace
 
 trace_outputs::trace_outputs(const trace_output_args& a, const platform_config& cfg) : m_args(a) {
-    m_perf_window = window_of("--perf-window", a.perf_window, "--perf-script", a.perf_script,
+    m_perf_window = window_of("--perf-window", a.perf_window, "--perf-script FILE", a.perf_script,
                               cfg.run.duration_s);
-    m_events_window = window_of("--trace-events-window", a.trace_events_window, "--trace-events",
-                                a.trace_events, cfg.run.duration_s);
+    m_events_window = window_of("--trace-events-window", a.trace_events_window,
+                                "--trace-events FILE", a.trace_events, cfg.run.duration_s);
 }
 
 bool trace_outputs::prepare() const {
