@@ -2,15 +2,19 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
-# Profile-guided optimisation of the build (scripts/pgo-train.sh): 1 trains an instrumented
-# `nestvp` first and compiles against its profiles; 0 does not. Training runs again whenever a
-# source is newer than the profiles, so PGO=0 is quicker while editing.
-PGO ?= 1
+# Optimisation of the build (bench/README.md, "What make builds"). PGO=1 trains an instrumented
+# `nestvp` first (scripts/pgo-train.sh) and compiles against its profiles; LTO=1 links `nestvp`
+# with link-time optimisation. Both are off by default: on a fresh clone they cost more build
+# time than they save in `make run` (measured there). `make bench PGO=1 LTO=1` builds the
+# fastest binary; training runs again whenever a source is newer than the profiles.
+PGO ?= 0
+LTO ?= 0
 ifeq ($(PGO),1)
 PGO_FLAGS = -DNESTVP_PGO=use -DNESTVP_PGO_DIR=$(abspath $(BUILD)).pgo-data
 else
 PGO_FLAGS = -DNESTVP_PGO=OFF
 endif
+LTO_FLAGS = -DNESTVP_LTO=$(if $(filter 1,$(LTO)),ON,OFF)
 
 .PHONY: all deps configure build run test bench bench-campaign bench-long asan fuzz fuzz-run coverage \
 	mutation format clean formal
@@ -22,12 +26,14 @@ deps:
 
 configure: deps
 	@if [ "$(PGO)" = 1 ]; then scripts/pgo-train.sh $(BUILD) $(JOBS); fi
-	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) $(PGO_FLAGS) > $(BUILD).configure.log 2>&1 || (cat $(BUILD).configure.log; exit 1)
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) $(PGO_FLAGS) $(LTO_FLAGS) > $(BUILD).configure.log 2>&1 || (cat $(BUILD).configure.log; exit 1)
 
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
-run: build
+# The main job builds only what it runs: the `nestvp` command (`make test` builds the tests).
+run: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target nestvp
 	@scripts/run-main.sh $(BUILD)
 
 CTEST_ARGS ?=

@@ -4,10 +4,12 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsystemc-dev verilator libyaml-cpp-dev
       libgtest-dev libxml2-utils parallel python3 python3-matplotlib python3-yaml groff-base man-db
-      libcli11-dev nlohmann-json3-dev libssl-dev gnuplot-nox yosys z3)
+      libcli11-dev nlohmann-json3-dev libssl-dev gnuplot-nox yosys z3
+      python3-venv python3-wheel python3-setuptools python3-pandas)
 # yosys ships yosys-smtbmc (make formal); z3 is its solver.
 # gnuplot-nox draws the --plot figures from the scripts nestvp writes.
-# python/nestvp needs only python3; pandas (python3-pandas) is optional and not installed here.
+# python/nestvp: venv, wheel and setuptools install it offline (pip install --no-index
+# --no-build-isolation ./python, docs/python.md); pandas makes its DataFrames.
 # `make coverage` needs nothing more: verilator ships verilator_coverage and depends on python3.
 if [[ "${NESTVP_WITH_CLANG:-0}" == 1 ]]; then pkgs+=(clang libclang-rt-14-dev); fi
 missing=()

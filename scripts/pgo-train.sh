@@ -2,7 +2,7 @@
 # Profile-guided optimisation of a Release build (CMakeLists.txt, NESTVP_PGO; bench/README.md,
 # "Profile-guided optimisation"). Builds `nestvp` instrumented in BUILD_DIR.pgo-gen, runs the
 # training set below, and leaves the profiles in BUILD_DIR.pgo-data, which BUILD_DIR then reads
-# (configured with -DNESTVP_PGO=use, as `make` does). Does nothing while the profiles are newer
+# (configured with -DNESTVP_PGO=use, as `make PGO=1` does). Does nothing while the profiles are newer
 # than every source; after a new training, BUILD_DIR's outputs are cleaned so that it compiles
 # again against the new profiles. The profiles change code layout, never a result.
 # Usage: scripts/pgo-train.sh BUILD_DIR [JOBS]
@@ -18,7 +18,7 @@ if [ -f "$stamp" ] && [ -z "$(find "$here/CMakeLists.txt" "$here/cmake" "$here/m
     "$here/sw" "$here/platforms" -type f -newer "$stamp" -print | head -n 1)" ]; then
     exit 0
 fi
-echo "pgo: building an instrumented nestvp in $gen and training it (make PGO=0 skips this)" >&2
+echo "pgo: building an instrumented nestvp in $gen and training it (make PGO=1 asks for this)" >&2
 rm -rf "$data"
 mkdir -p "$data" "$gen"
 log=$gen/pgo.log

@@ -9,6 +9,7 @@
 
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/command.h"
+#include "platforms/config/param_schema.h"
 
 namespace nestvp {
 
@@ -147,6 +148,24 @@ unsigned jobs_option(const cli_parser& cli, const std::string& text) {
 unsigned default_jobs() {
     const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? static_cast<unsigned>(n) : 1u;
+}
+
+std::pair<double, double> output_window(const std::string& flag, const std::string& text,
+                                        const std::string& needs, const std::string& file) {
+    if (text.empty()) return {0.0, -1.0};
+    if (file.empty()) throw usage_error("nestvp run: " + flag + " needs " + needs);
+    try {
+        return parse_window(flag, text);
+    } catch (const usage_error& e) {
+        throw usage_error(std::string("nestvp run: ") + e.what());
+    }
+}
+
+void check_window_start(const std::string& flag, double start_s, double duration_s) {
+    if (start_s >= duration_s)
+        throw usage_error("nestvp run: " + flag + ": the trace would be empty: it starts at " +
+                          format_real(start_s) + " s, not before the run's end (run.duration_s = " +
+                          format_real(duration_s) + " s)");
 }
 
 }  // namespace nestvp

@@ -48,6 +48,13 @@ unsigned parse_positive_int(const std::string& flag, const std::string& text);
 double parse_seconds(const std::string& flag, const std::string& text);  // finite, >= 0
 // "START_S:END_S" with 0 <= START < END; END may be empty ("2:") for "to the end" (-1).
 std::pair<double, double> parse_window(const std::string& flag, const std::string& text);
+// An output's window flag of `nestvp run` (--trace-window, --perf-window, ...): none (0, -1)
+// when `text` is empty; a usage_error when it is given without its file (`needs`, e.g.
+// "--trace FILE.vcd") or does not parse.
+std::pair<double, double> output_window(const std::string& flag, const std::string& text,
+                                        const std::string& needs, const std::string& file);
+// A usage_error when a window starts at or after the run's end: its trace would be empty.
+void check_window_start(const std::string& flag, double start_s, double duration_s);
 // sweep and compare points write no files of their own (their parent writes the results):
 // a run.outputs.* key in `sets` ("key=value") is refused rather than silently ignored.
 void refuse_output_keys(const std::string& cmd, const std::string& flag,

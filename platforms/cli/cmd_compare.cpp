@@ -8,6 +8,7 @@
 #include "platforms/cli/cli_outputs.h"
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
+#include "platforms/cli/compare_results.h"
 #include "platforms/cli/log_options.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/figures/plot_data.h"
@@ -24,6 +25,7 @@ namespace {
 
 const char* const k_help =
     "usage: nestvp compare A.yaml [B.yaml] [options]\n"
+    "       nestvp compare --results A B [--names NAME_A,NAME_B] [--json OUT]\n"
     "\n"
     "Runs two points and prints the reference-style table: metric | A | B | difference %.\n"
     "The two points are two files, or one file under two settings (--vs).\n"
@@ -34,6 +36,12 @@ const char* const k_help =
     "  --json OUT         write {\"a\": run, \"b\": run, \"difference_pct\": {...}}\n"
     "  --plot DIR         write latency CDFs and breakdowns (both sides per figure) and the\n"
     "                     exit rate per vCPU of each side\n"
+    "  --perf-script STEM write each side's tracepoints to STEM-a.txt and STEM-b.txt\n"
+    "                     (run --perf-script); --perf-window S:E bounds them\n"
+    "  --trace-events STEM  write each side's timeline to STEM-a.json and STEM-b.json\n"
+    "  --results          A and B are results, not platforms: run records, trace-stats JSON,\n"
+    "                     real-stack counts JSON or trace texts (perf script, tracefs); nothing\n"
+    "                     is run. --names labels the two columns\n"
     "  -j N               run at most N sides at once (default: the number of "
     "cores)\n" NESTVP_LOG_OPTION_HELP
     "                         (each line begins with its side, a: or b:)\n"
@@ -89,7 +97,8 @@ struct compare_args {
     std::vector<std::string> files, sets_a, vs, sets_b;
     std::string jobs_text, json_out, plot_dir;
     std::vector<std::string> logs;  // --log, handed to both sides
-    bool quiet = false;
+    std::string perf_script, perf_window, trace_events, names;
+    bool quiet = false, results = false;
     std::string file_a, file_b;
     unsigned jobs = 0;
 };
@@ -138,6 +147,18 @@ void check_compare_args(const cli_parser& cli, compare_args& a) {
     }
 }
 
+compare_results_args results_args(const compare_args& a) {
+    compare_results_args r;
+    r.files = a.files;
+    r.json_out = a.json_out;
+    if (!a.names.empty()) {
+        const auto comma = a.names.find(',');
+        r.names = {a.names.substr(0, comma)};
+        if (comma != std::string::npos) r.names.push_back(a.names.substr(comma + 1));
+    }
+    return r;
+}
+
 // Parses and checks the command line; the exit code when compare ends here, else -1.
 int parse_compare_args(int argc, char** argv, compare_args& a) {
     cli_parser cli("compare", k_help);
@@ -149,8 +170,18 @@ int parse_compare_args(int argc, char** argv, compare_args& a) {
     cli.value("-j,--jobs", a.jobs_text);
     cli.flag("-q,--quiet", a.quiet);
     cli.list("--log", a.logs);
+    cli.value("--perf-script", a.perf_script);
+    cli.value("--perf-window", a.perf_window);
+    cli.value("--trace-events", a.trace_events);
+    cli.flag("--results", a.results);
+    cli.value("--names", a.names);
     try {
         if (!cli.parse({argv + 1, argv + argc})) return cli.help_exit();
+        if (a.results) return compare_results(results_args(a));
+        if (!a.names.empty()) throw usage_error("nestvp compare: --names needs --results");
+        if (!a.perf_window.empty() && a.perf_script.empty())
+            throw usage_error("nestvp compare: --perf-window needs --perf-script STEM");
+        if (!a.perf_window.empty()) parse_window("--perf-window", a.perf_window);
         apply_log_options("compare", a.logs);
         check_compare_args(cli, a);
     } catch (const usage_error& e) {
@@ -197,6 +228,13 @@ std::vector<child_job> side_jobs(const compare_args& a, const std::string& tmp) 
                       {"--json", tmp + "/" + k_side[i] + ".json", "--quiet", "--no-file-outputs"});
         if (!a.plot_dir.empty())
             j.argv.insert(j.argv.end(), {"--plot-data", tmp + "/" + k_side[i] + ".plot"});
+        if (!a.perf_script.empty())
+            j.argv.insert(j.argv.end(),
+                          {"--perf-script", a.perf_script + "-" + k_side[i] + ".txt"});
+        if (!a.perf_window.empty()) j.argv.insert(j.argv.end(), {"--perf-window", a.perf_window});
+        if (!a.trace_events.empty())
+            j.argv.insert(j.argv.end(),
+                          {"--trace-events", a.trace_events + "-" + k_side[i] + ".json"});
         add_child_log_args(j.argv, a.logs, k_side[i]);
         j.argv.insert(j.argv.end(), {"--progress-file", tmp + "/" + k_side[i] + ".progress"});
         j.stderr_path = tmp + "/" + k_side[i] + ".err";

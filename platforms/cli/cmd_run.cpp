@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <memory>
 
 #include <systemc>
 
@@ -16,6 +17,7 @@
 #include "platforms/cli/cli_parse.h"
 #include "platforms/cli/command.h"
 #include "platforms/cli/log_options.h"
+#include "platforms/cli/trace_outputs.h"
 #include "platforms/config/param_schema.h"
 #include "platforms/config/platform_loader.h"
 #include "platforms/figures/plot_data.h"
@@ -47,6 +49,12 @@ const char* const k_help =
     "                         each a gnuplot script .gp and the .svg it draws\n"
     "  --trace FILE.vcd       write a VCD trace (DEC, HDEC, interrupt lines, level, ceded)\n"
     "  --trace-window S:E     limit the trace to simulated seconds S..E (E may be empty)\n"
+    "  --perf-script FILE     write L1's tracepoints as `perf script --ns` prints them\n"
+    "                         (kvm_hv:kvm_guest_enter/exit, powerpc:hcall_entry/exit,\n"
+    "                         probe:kvmppc_gsb_recv); `nestvp trace-stats` reads it back\n"
+    "  --perf-window S:E      limit --perf-script to simulated seconds S..E\n"
+    "  --trace-events FILE    write a Perfetto / chrome://tracing timeline (trace-event JSON)\n"
+    "  --trace-events-window S:E  limit --trace-events to simulated seconds S..E\n"
     "  --dump-config          print the merged configuration with every default, do not run\n"
     "  --from RECORD.json     re-run a record (its platform file and settings; its merged\n"
     "                         configuration if the file changed) and check it "
@@ -72,6 +80,7 @@ struct run_args {
     std::vector<std::string> files, sets;
     std::string json, csv, plot, plot_data, progress_file, trace, trace_window, from, log_prefix;
     std::vector<std::string> logs;
+    trace_output_args traces;
     bool no_file_outputs = false, dump_config = false, quiet = false;
 };
 
@@ -125,6 +134,7 @@ struct run_setup {
     settings_list settings;
     platform_config cfg, recorded_cfg;
     from_record from;
+    std::unique_ptr<trace_outputs> traces;
 };
 
 void declare_run_options(cli_parser& cli, run_args& pa) {
@@ -138,6 +148,10 @@ void declare_run_options(cli_parser& cli, run_args& pa) {
     cli.flag("--no-file-outputs", pa.no_file_outputs);
     cli.value("--trace", pa.trace);
     cli.value("--trace-window", pa.trace_window);
+    cli.value("--perf-script", pa.traces.perf_script);
+    cli.value("--perf-window", pa.traces.perf_window);
+    cli.value("--trace-events", pa.traces.trace_events);
+    cli.value("--trace-events-window", pa.traces.trace_events_window);
     cli.flag("--dump-config", pa.dump_config);
     cli.value("--from", pa.from);
     cli.list("--log", pa.logs);
@@ -171,17 +185,6 @@ settings_list load_settings(const run_args& pa, run_setup& su) {
     }
 }
 
-std::pair<double, double> trace_window_of(const run_args& pa) {
-    if (!pa.trace_window.empty() && pa.trace.empty())
-        throw usage_error("nestvp run: --trace-window needs --trace FILE.vcd");
-    try {
-        if (!pa.trace_window.empty()) return parse_window("--trace-window", pa.trace_window);
-    } catch (const usage_error& e) {
-        throw usage_error(std::string("nestvp run: ") + e.what());
-    }
-    return {0.0, -1.0};
-}
-
 // The outputs of the command line over the platform file's run.outputs.
 void apply_output_flags(const run_args& pa, std::pair<double, double> window,
                         platform_config& cfg) {
@@ -201,20 +204,19 @@ void apply_output_flags(const run_args& pa, std::pair<double, double> window,
         cfg.run.trace_end_s = window.second;
     }
     // The loader checks a window from the platform file; this one came from the flag.
-    if (!pa.trace_window.empty() && cfg.run.trace_start_s >= cfg.run.duration_s)
-        throw usage_error("nestvp run: --trace-window: the trace would be empty: it starts at " +
-                          format_real(cfg.run.trace_start_s) +
-                          " s, not before the run's end (run.duration_s = " +
-                          format_real(cfg.run.duration_s) + " s)");
+    if (!pa.trace_window.empty())
+        check_window_start("--trace-window", cfg.run.trace_start_s, cfg.run.duration_s);
 }
 
 void load_run(const run_args& pa, run_setup& su) {
     apply_logs(pa);
     su.settings = load_settings(pa, su);
-    const std::pair<double, double> window = trace_window_of(pa);
+    const std::pair<double, double> window =
+        output_window("--trace-window", pa.trace_window, "--trace FILE.vcd", pa.trace);
     su.cfg = !pa.from.empty() ? su.from.cfg : load_platform(pa.files[0], pa.sets);
     su.recorded_cfg = su.cfg;  // before command-line outputs: what a re-run loads again
     apply_output_flags(pa, window, su.cfg);
+    su.traces = std::make_unique<trace_outputs>(pa.traces, su.cfg);
 }
 
 // Parses the command line and loads the platform; the exit code when run ends here, else -1.
@@ -308,9 +310,10 @@ run_record record_of(const run_args& pa, const run_setup& su) {
 }
 
 // Runs the platform into rec.result; false (said on stderr) if the run failed.
-bool simulate(const run_args& pa, const platform_config& cfg, run_progress& progress,
-              run_record& rec) {
+bool simulate(const run_args& pa, const platform_config& cfg, trace_outputs& traces,
+              run_progress& progress, run_record& rec) {
     run_options opts;
+    opts.trace_observers = traces.observers(cfg);
     opts.keep_exit_events = !cfg.run.plot_dir.empty() || !pa.plot_data.empty();
     opts.should_stop = [] { return stop_requested(); };
     if (progress.wanted()) opts.on_progress = [&progress](double done) { progress.update(done); };
@@ -374,19 +377,20 @@ int run_main(int argc, char** argv) {
         std::fputs(dump_config(cfg).c_str(), stdout);
         return flush_stdout("run") ? exit_ok : exit_failure;
     }
-    if (!prepare_outputs(pa, cfg)) return exit_usage;
+    if (!prepare_outputs(pa, cfg) || !su.traces->prepare()) return exit_usage;
     run_progress progress(pa, cfg.run.duration_s);
     if (cfg.run.run_ahead && !run_ahead_applies(cfg))
         std::fprintf(stderr,
                      "nestvp run: run-ahead off: l2.devices.ipi_hz > 0 (an IPI wakes a thread of "
                      "another core, docs/local-time.md)\n");
     run_record rec = record_of(pa, su);
-    if (!simulate(pa, cfg, progress, rec)) return exit_failure;
+    if (!simulate(pa, cfg, *su.traces, progress, rec)) return exit_failure;
     // The platform is gone, so its trace is closed: a write that failed (a full disk) is known.
     const std::vector<std::string> trace_errors = vcd_writer::take_write_errors();
     // run_platform marks a stopped run partial; a signal after the last slice leaves it complete.
     if (stop_requested() && rec.result.sim_seconds < cfg.run.duration_s) rec.result.partial = true;
     int rc = write_outputs(pa, cfg, rec);
+    if (!su.traces->write(rec.platform)) rc = exit_failure;
     for (const auto& e : trace_errors) {  // reported after the outputs, which are kept
         std::fprintf(stderr, "nestvp run: %s\n", e.c_str());
         rc = exit_failure;

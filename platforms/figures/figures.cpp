@@ -129,6 +129,23 @@ gnuplot_script cdf_figure(const std::string& title, const std::string& x_label,
     return g;
 }
 
+namespace {
+
+// A bar's label on lines of its own at ": " and ", " (a side's "A: key=value, key=value"), so
+// that long labels of neighbouring bars do not run into each other.
+std::string stacked_label(const std::string& label) {
+    std::string out;
+    for (size_t i = 0; i < label.size(); ++i) {
+        const bool brk = (label[i] == ':' || label[i] == ',') && i + 1 < label.size() &&
+                         label[i + 1] == ' ';
+        out += label[i];
+        if (brk) out += '\n', ++i;
+    }
+    return out;
+}
+
+}  // namespace
+
 gnuplot_script breakdown_figure(const std::string& title, const std::vector<bar_run>& runs) {
     std::vector<const std::vector<latency_step>*> breakdowns;
     for (const auto& r : runs) breakdowns.push_back(r.steps);
@@ -144,7 +161,7 @@ gnuplot_script breakdown_figure(const std::string& title, const std::vector<bar_
     std::vector<std::string> labels;
     std::vector<std::vector<double>> rows;
     for (size_t i = 0; i < runs.size(); ++i) {
-        labels.push_back(runs[i].label);
+        labels.push_back(stacked_label(runs[i].label));
         std::vector<double> row(steps.size(), 0.0);
         double total = 0;
         if (runs[i].steps)

@@ -197,6 +197,15 @@ l2_vcpu_setup nested_platform::l2_setup(unsigned v) {
     return setup;
 }
 
+void nested_platform::add_trace_observer(probe_observer& o) {
+    if (m_fanout.empty()) {
+        m_fanout.add(m_metrics);
+        m_probe.bind(&m_fanout);
+    }
+    m_fanout.add(o);
+    m_probe.set_tracing(true);
+}
+
 void nested_platform::attach_trace() {
     std::vector<hardware_thread*> threads;
     for (auto& t : m_threads) threads.push_back(t.get());

@@ -42,6 +42,9 @@ public:
     core& core_of(unsigned i) { return *m_cores.at(i); }
     l0_firmware& l0() { return *m_l0; }
     const kvm_run_loop& run_loop(unsigned i) const { return *m_loops.at(i); }
+    // A trace writer beside the metrics; tracepoints are announced from now on. Before the
+    // simulation starts.
+    void add_trace_observer(probe_observer& o);
     // Total iterations of every arithoh copy.
     uint64_t arithoh_count() const;
 
@@ -61,7 +64,8 @@ private:
 
     const platform_config& m_cfg;
     nested_metrics& m_metrics;
-    nested_probe m_probe;  // what the software announces, bound to m_metrics
+    nested_probe m_probe;   // what the software announces, bound to m_metrics
+    probe_fanout m_fanout;  // the metrics and the trace writers, once there is a writer
     std::vector<std::unique_ptr<core>> m_cores;
     std::vector<std::unique_ptr<hardware_thread>> m_threads;
     std::unique_ptr<guest_memory> m_memory;

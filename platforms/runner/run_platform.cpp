@@ -92,6 +92,7 @@ run_result run_platform(const platform_config& cfg, const run_options& opts) {
     nested_metrics metrics(cfg.l2.vcpus, 1e-9 / sc_core::sc_get_time_resolution().to_seconds());
     if (opts.keep_exit_events) metrics.keep_exit_timeline(cfg.run.duration_s);
     auto top = std::make_unique<nested_platform>("platform", cfg, metrics);
+    for (probe_observer* o : opts.trace_observers) top->add_trace_observer(*o);
 
     // Simulate in slices so that progress can be shown and a stop request honoured.
     const double slice =

@@ -2,9 +2,11 @@
 // Builds the machine a platform describes, runs it for run.duration_s and reports.
 // SystemC elaborates once per process: call this at most once per process.
 #include <functional>
+#include <vector>
 
 #include "platforms/config/platform_config.h"
 #include "platforms/results/run_result.h"
+#include "sw/probes/nested_probe.h"
 
 namespace nestvp {
 
@@ -15,6 +17,8 @@ struct run_options {
     double progress_interval_s = 0.1;
     // Polled at the same points; returning true stops the run early (marked partial).
     std::function<bool()> should_stop;
+    // Trace writers (platforms/traces), bound beside the metrics; they turn tracepoints on.
+    std::vector<probe_observer*> trace_observers;
 };
 
 // Whether exact run-ahead is used: run.run_ahead, and no IPIs (l2.devices.ipi_hz = 0).

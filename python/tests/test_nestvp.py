@@ -158,7 +158,7 @@ class FindBinary(unittest.TestCase):
             env = {k: v for k, v in os.environ.items() if k != "NESTVP_BIN"}
             env["PATH"] = tmp
             with mock.patch.dict(os.environ, env, clear=True), \
-                    mock.patch.object(nestvp, "REPO_ROOT", Path(tmp) / "no-repo"):
+                    mock.patch.object(nestvp.binary, "REPO_ROOT", Path(tmp) / "no-repo"):
                 self.assertEqual(nestvp.find_binary(), exe)
                 os.chmod(exe, 0o644)
                 with self.assertRaises(nestvp.BinaryNotFoundError):

@@ -1,8 +1,9 @@
 #!/bin/busybox sh
 # /init of the L1 initramfs: loads kvm + the policy's kvm-hv, starts L2 under QEMU 7.2 (console to
 # /tmp/l2.log), counts with tracefs hist triggers over the window that starts when L2 prints
-# RS_L2_START, times hcall round trips in a short trace-buffer burst, and prints everything on
-# hvc0 between RS_BEGIN/RS_END markers for the host (scripts/realstack/run.py).
+# RS_L2_START, times hcall round trips in a short trace-buffer burst, optionally records a raw
+# trace burst (rs_raw, below), and prints everything on hvc0 between RS_BEGIN/RS_END markers for
+# the host (scripts/realstack/run.py).
 /bin/busybox mkdir -p /proc /sys /dev /tmp
 /bin/busybox --install -s /bin 2>/dev/null
 export PATH=/bin:/usr/bin:/sbin:/usr/sbin
@@ -11,7 +12,7 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
 mount -t tmpfs tmp /tmp
 dmesg -n 1
-policy=cancel l2_cpus=2 l2_mem=1024 arith=0 window=10 extra=3 settle=2 burst=0.2 l2_append=
+policy=cancel l2_cpus=2 l2_mem=1024 arith=0 window=10 extra=3 settle=2 burst=0.2 l2_append= raw=0
 for w in $(cat /proc/cmdline); do
     case $w in
         rs_policy=*) policy=${w#*=} ;;
@@ -22,6 +23,7 @@ for w in $(cat /proc/cmdline); do
         rs_extra=*) extra=${w#*=} ;;
         rs_settle=*) settle=${w#*=} ;;
         rs_burst=*) burst=${w#*=} ;;
+        rs_raw=*) raw=${w#*=} ;;
         rs_l2_append=*) l2_append=$(echo "${w#*=}" | sed 's/%20/ /g') ;;
     esac
 done
@@ -109,6 +111,77 @@ for op in 1152 1144; do
         END { printf "opcode=%s n=%d sum_ticks=%.0f mean_ticks=%.1f median_ticks=%s p10_ticks=%s p90_ticks=%s min_ticks=%s max_ticks=%s\n", o, n, s, s / n, med, p10, p90, mn, mx }' /tmp/lat.$op
 done
 echo "RS_END"
+# Raw trace burst (rs_raw=S, off by default): the five events into the trace buffer of a tracing
+# instance of their own (its own buffer, clock and triggers; the top-level ones above are left as
+# they are) and, as an independent count of the same events, one hitcount hist trigger on each of
+# them in that instance. Both are gated while L2's QEMU is stopped (SIGSTOP, every thread of it
+# seen in state T): no L2 vCPU is in KVM_RUN then, so no kvm_guest_enter/exit, gsb_recv or
+# H_GUEST_* hcall can fall between the buffer's gate and the triggers' gates, whatever their
+# order or how long a :cont takes. Events of other L1 threads (hcalls of L1 itself) could; the
+# host counts the trace's lines per event against the hist counts (run.py).
+I=$T/instances/rs_raw
+RAW_KB=8192
+RAW_EVENTS="kvm_hv/kvm_guest_enter kvm_hv/kvm_guest_exit powerpc/hcall_entry powerpc/hcall_exit kprobes/gsb_recv"
+raw_keys() {
+    case $1 in
+        */kvm_guest_enter) echo vcpu_id ;;
+        */kvm_guest_exit) echo vcpu_id,trap.hex ;;
+        */hcall_entry|*/hcall_exit) echo common_pid,opcode.hex ;;
+        */gsb_recv) echo common_pid ;;
+    esac
+}
+raw_trig() {  # raw_trig pause|cont: every raw trigger
+    for e in $RAW_EVENTS; do echo "hist:keys=$(raw_keys $e):size=1024:$1" >> $I/events/$e/trigger || return 1; done
+}
+l2_stop() {  # SIGSTOP L2's QEMU and wait until every thread of it is stopped (at most ~10 s)
+    kill -STOP $qpid || return 1
+    i=0
+    while [ $i -lt 1000 ]; do
+        busy=0
+        for t in /proc/$qpid/task/*; do
+            read -r st < $t/stat || continue
+            st=${st##*) }
+            case ${st%% *} in T|t) ;; *) busy=1 ;; esac
+        done
+        [ $busy = 0 ] && return 0
+        i=$((i + 1))
+        sleep 0.01
+    done
+    return 1
+}
+raw_err=
+if [ "$raw" != 0 ]; then
+    read r0 _ < /proc/uptime
+    { mkdir $I && echo 0 > $I/tracing_on && echo ppc-tb > $I/trace_clock &&
+      echo $RAW_KB > $I/buffer_size_kb; } || raw_err="instance setup"
+    for e in $RAW_EVENTS; do
+        [ -z "$raw_err" ] || break
+        { echo "hist:keys=$(raw_keys $e):size=1024:pause" >> $I/events/$e/trigger &&
+          echo 1 > $I/events/$e/enable; } || raw_err="trigger or enable $e"
+    done
+    read r1 _ < /proc/uptime
+    stop1=1 stop2=1 r2= r3= r4= r5= r6= done_at_end=
+    if [ -z "$raw_err" ]; then
+        l2_stop || stop1=0
+        read r2 _ < /proc/uptime
+        echo > $I/trace
+        raw_trig cont || raw_err="cont"
+        echo 1 > $I/tracing_on
+        read r3 _ < /proc/uptime
+        kill -CONT $qpid
+        sleep "$raw"
+        read r4 _ < /proc/uptime
+        l2_stop || stop2=0
+        read r5 _ < /proc/uptime
+        echo 0 > $I/tracing_on
+        raw_trig pause || raw_err="pause"
+        grep -q RS_L2_DONE /tmp/l2.log && done_at_end=1 || done_at_end=0
+        read r6 _ < /proc/uptime
+        kill -CONT $qpid
+        for e in $RAW_EVENTS; do echo 0 > $I/events/$e/enable; done
+    fi
+    kill -CONT $qpid 2>/dev/null
+fi
 # Wait for L2 to finish (its arithoh counts), then report.
 n=0
 until grep -q RS_L2_DONE /tmp/l2.log 2>/dev/null; do
@@ -135,6 +208,29 @@ echo "RS_BEGIN l1_dmesg_counts"
 echo "tlb_inval_failed $(dmesg | grep -c 'invalidation hcall failed')"
 echo "vpa_failed $(dmesg | grep -c "couldn't register the L2 VPA")"
 echo "RS_END"
+if [ "$raw" != 0 ]; then
+    # The raw trace as the kernel prints it, and the paused triggers' hist files.
+    echo "RS_BEGIN raw_trace_info"
+    echo "raw_trace_s $raw"
+    echo "buffer_size_kb $(cat $I/buffer_size_kb 2>/dev/null)"
+    echo "trace_clock $(cat $I/trace_clock 2>/dev/null)"
+    echo "error ${raw_err:-none}"
+    echo "l2_stopped_at_open $stop1"
+    echo "l2_stopped_at_close $stop2"
+    echo "l2_done_at_close $done_at_end"
+    echo "l1_uptimes setup=$r0 armed=$r1 stopped=$r2 open=$r3 stopping=$r4 stopped_again=$r5 closed=$r6"
+    echo "trace_sha256 $(sha256sum < $I/trace | cut -d' ' -f1)"
+    echo "trace_bytes $(wc -c < $I/trace)"
+    echo "RS_END"
+    echo "RS_BEGIN raw_trace"
+    cat $I/trace
+    echo "RS_END"
+    for e in $RAW_EVENTS; do
+        echo "RS_BEGIN raw_hist_${e#*/}"
+        cat $I/events/$e/hist
+        echo "RS_END"
+    done
+fi
 kill $qpid 2>/dev/null
 echo "RS_L1_DONE uptime=$(cut -d' ' -f1 /proc/uptime)"
 poweroff -f

@@ -21,11 +21,11 @@ POLICIES = ('cancel', 'no-cancel', 'cancel-rebuilt')
 DEFAULTS = {
     'name': None, 'l2_vcpus': 2, 'arith_vcpus': [0], 'l2_append': '', 'window_s': 10.0,
     'policies': ['cancel', 'no-cancel'], 'runs': 1, 'l1_cpus': 2, 'l2_mem_mb': 1024,
-    'settle_s': 2.0, 'extra_s': 3.0, 'burst_s': 0.2, 'icount': None,
+    'settle_s': 2.0, 'extra_s': 3.0, 'burst_s': 0.2, 'icount': None, 'raw_trace_s': 0.0,
 }
 TYPES = {'name': str, 'l2_vcpus': int, 'arith_vcpus': list, 'l2_append': str, 'window_s': float,
          'policies': list, 'runs': int, 'l1_cpus': int, 'l2_mem_mb': int, 'settle_s': float,
-         'extra_s': float, 'burst_s': float, 'icount': str}
+         'extra_s': float, 'burst_s': float, 'icount': str, 'raw_trace_s': float}
 
 
 class ScenarioError(Exception):
@@ -75,6 +75,8 @@ def validate(sc):
     for k in ('window_s', 'runs', 'l1_cpus'):
         if sc[k] <= 0:
             raise ScenarioError('%s must be > 0' % k)
+    if sc['raw_trace_s'] < 0:
+        raise ScenarioError('raw_trace_s must be >= 0 (0: no raw trace burst)')
     return sc
 
 
@@ -90,6 +92,12 @@ def parse_args(argv):
     ap.add_argument('--runs', type=int)
     ap.add_argument('--l1-cpus', type=int)
     ap.add_argument('--icount', help='L0 -icount argument, e.g. shift=auto')
+    ap.add_argument('--extra', type=float, dest='extra_s',
+                    help='arithoh runs this long after the window, guest seconds')
+    ap.add_argument('--raw-trace', type=float, dest='raw_trace_s',
+                    help='raw trace burst after the cost burst, L1 seconds (0: none)')
+    ap.add_argument('--samples', default=os.path.join(ROOT, 'bench', 'realstack', 'samples'),
+                    help='where the raw trace burst writes trace-SCENARIO-POLICY.{txt,counts.json}')
     ap.add_argument('--first-run', type=int, default=1, help='index of the first run (default 1)')
     ap.add_argument('--out', default=os.path.join(ROOT, 'bench', 'realstack', 'results'))
     ap.add_argument('--build', default=os.environ.get('RS_BUILD', os.path.join(ROOT, 'build-realstack')))
@@ -103,7 +111,8 @@ def parse_args(argv):
         sc.update(load_yaml(a.scenario))
         if sc['name'] is None:
             sc['name'] = os.path.splitext(os.path.basename(a.scenario))[0]
-    for k in ('name', 'l2_vcpus', 'l2_append', 'window_s', 'policies', 'runs', 'l1_cpus', 'icount'):
+    for k in ('name', 'l2_vcpus', 'l2_append', 'window_s', 'policies', 'runs', 'l1_cpus', 'icount',
+              'extra_s', 'raw_trace_s'):
         v = getattr(a, k)
         if v is not None:
             sc[k] = v
@@ -125,6 +134,8 @@ def l0_command(build, sc, policy):
               'rs_arith=' + ','.join(str(c) for c in sc['arith_vcpus']),
               'rs_window=%g' % sc['window_s'], 'rs_extra=%g' % sc['extra_s'],
               'rs_settle=%g' % sc['settle_s'], 'rs_burst=%g' % sc['burst_s']]
+    if sc['raw_trace_s'] > 0:
+        append.append('rs_raw=%g' % sc['raw_trace_s'])
     if sc['l2_append'].strip():
         append.append('rs_l2_append=' + '%20'.join(sc['l2_append'].split()))
     cmd = ['qemu-system-ppc64', '-machine', 'pseries,cap-nested-papr=on', '-cpu', 'power10',
@@ -190,6 +201,8 @@ def write_result(a, sc, policy, index, log_path, wall, cmd):
     result['wall_s'] = round(wall, 1)
     result['versions'].update(versions())
     result['l0_command'] = cmd
+    if sc['raw_trace_s'] > 0:
+        result['raw_trace'] = write_raw_trace(a, sc, policy, index, text, base)
     os.makedirs(a.out, exist_ok=True)
     out = os.path.join(a.out, base + '.json')
     with open(out + '.tmp', 'w') as f:
@@ -200,6 +213,34 @@ def write_result(a, sc, policy, index, log_path, wall, cmd):
           % (base, result['exits_total'], result['h_guest_run_vcpu'], result['h_guest_get_state'],
              result['gsb_recv_probe'], result['arithoh_iterations'], wall, out),
           file=sys.stderr, flush=True)
+
+
+def write_raw_trace(a, sc, policy, index, text, base):
+    """The raw trace burst's two files: the trace as L1 printed it and its counts."""
+    name = 'trace-%s-%s' % (sc['name'], policy)
+    try:
+        got = console.raw_trace(text, sc, policy, index, name + '.txt')
+    except (ValueError, KeyError) as e:
+        raise console.ConsoleError('%s: cannot read the raw trace burst: %s' % (base, e))
+    if got is None:
+        raise console.ConsoleError('%s: raw_trace_s is set but the console has no raw trace' % base)
+    trace, counts = got
+    os.makedirs(a.samples, exist_ok=True)
+    paths = {'trace': os.path.join(a.samples, name + '.txt'),
+             'counts': os.path.join(a.samples, name + '.counts.json')}
+    with open(paths['trace'] + '.tmp', 'w') as f:
+        f.write(trace)
+    os.replace(paths['trace'] + '.tmp', paths['trace'])
+    with open(paths['counts'] + '.tmp', 'w') as f:
+        json.dump(counts, f, indent=1, sort_keys=True)
+        f.write('\n')
+    os.replace(paths['counts'] + '.tmp', paths['counts'])
+    print('realstack: %s: raw trace %d lines, %d bytes, events %s (trace lines %s, %s) -> %s'
+          % (base, counts['trace_lines'], counts['trace_bytes'], counts['events'],
+             'equal' if counts['check']['equal'] else 'DIFFERENT: %s' % counts['check']['trace_lines_by_event'],
+             'same window' if counts['gating']['same_window'] else 'NOT the same window',
+             paths['trace']), file=sys.stderr, flush=True)
+    return {k: os.path.relpath(v, ROOT) if v.startswith(ROOT + os.sep) else v for k, v in paths.items()}
 
 
 def reparse(a, sc, policy, index):

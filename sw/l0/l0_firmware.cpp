@@ -60,6 +60,15 @@ void l0_firmware::mark(hv_thread_if& t, path_step s) {
     m_probe.step(t.id(), s, t.step_time());
 }
 
+void l0_firmware::trace_buffers(hv_thread_if& t, uint64_t opcode, const hcall_result& r) {
+    if (!m_probe.tracing()) return;
+    tracepoint_event e(tracepoint::gsb_buffer, t.id(), t.step_time());
+    e.opcode = opcode;
+    e.elements_in = r.elements_in, e.bytes_in = r.bytes_in;
+    e.elements_out = r.elements_out, e.bytes_out = r.bytes_out;
+    m_probe.tracepoint(e);
+}
+
 void l0_firmware::charge_buffer(hv_thread_if& t, uint64_t elements, uint64_t bytes) {
     charge_memory(t);
     t.charge(m_costs.gsb_element.cycles * static_cast<double>(elements) +
@@ -112,6 +121,7 @@ void l0_firmware::h_guest_state_hcall(hv_thread_if& t, hcall_frame& f) {
                          << r.elements_in << " GSB elements in, " << r.elements_out << " out");
     m_probe.count(counter::l0_gsb_elements_in, t.id(), r.elements_in);
     m_probe.count(counter::l0_gsb_elements_out, t.id(), r.elements_out);
+    trace_buffers(t, op, r);
     t.charge(cost +
              m_costs.gsb_element.cycles * static_cast<double>(r.elements_in + r.elements_out) +
              m_costs.gsb_byte.cycles * static_cast<double>(r.bytes_in + r.bytes_out));
@@ -222,6 +232,7 @@ void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
     mark(t, path_step::l0_read_input);
     const hcall_result in = m_table.begin_run(guest, vcpu, flags, m_memory);
     m_probe.count(counter::l0_gsb_elements_in, t.id(), in.elements_in);
+    trace_buffers(t, papr::H_GUEST_RUN_VCPU, in);
     charge_buffer(t, in.elements_in, in.bytes_in);
     sw_context* l2 = in.ok() ? context_for(guest, vcpu) : nullptr;
     if (!in.ok() || !l2) {
@@ -261,6 +272,7 @@ void l0_firmware::h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f) {
     NESTVP_LOG(log::module::l0, log::level::debug,
                "thread " << t.id() << ": L2 exit 0x" << std::hex << trap.vector << std::dec << ", "
                          << out.elements_out << " GSB elements in the run output");
+    trace_buffers(t, papr::H_GUEST_RUN_VCPU, out);
     charge_buffer(t, out.elements_out, out.bytes_out);
     restore_l1(t, timing, l1);
     m_probe.exit_vector(t.id(), trap.vector);

@@ -49,6 +49,8 @@ private:
     void mark(hv_thread_if& t, path_step s);
     // One buffer moved through memory: per-element and per-byte cost, and the memory's latency.
     void charge_buffer(hv_thread_if& t, uint64_t elements, uint64_t bytes);
+    // The buffers an hcall moved, as a trace-only detail (tracepoint::gsb_buffer).
+    void trace_buffers(hv_thread_if& t, uint64_t opcode, const hcall_result& r);
 
     void h_cede(hv_thread_if& t, hcall_frame& f);
     void h_guest_run_vcpu(hv_thread_if& t, hcall_frame& f);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sw/l1/kvm_run_loop.h"
+#include "sw/l1/plpar_hcall.h"
 #include "sw/papr/gsb_codec.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/papr.h"
@@ -66,6 +67,7 @@ void kvm_run_loop::create_vcpu() {
     gsb_builder q;
     q.add_request(gsid::RUN_OUTPUT_MIN_SIZE);
     write_input(q);
+    gsb_recv_probe(m_cpu.cpu(), m_probe);  // kvmppc_gsm_refresh -> kvmppc_gsb_recv
     const auto got = static_cast<int64_t>(
         hcall(papr::H_GUEST_GET_STATE, papr::H_GUEST_FLAGS_WIDE, g, 0, m_buf.input, q.size()));
     if (got != papr::H_SUCCESS)

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/log.h"
+#include "sw/l1/plpar_hcall.h"
 #include "sw/papr/gsb_codec.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/hv_guest_state.h"
@@ -56,7 +57,7 @@ uint64_t kvm_run_loop::hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint64_t a6,
                              uint64_t a8, uint64_t* r4) {
     hcall_frame f;
     f.r[3] = nr, f.r[4] = a4, f.r[5] = a5, f.r[6] = a6, f.r[7] = a7, f.r[8] = a8;
-    m_cpu.cpu().hcall(f);
+    plpar_hcall(m_cpu.cpu(), m_probe, f);
     if (r4) *r4 = f.r[4];
     return f.r[3];
 }
@@ -208,6 +209,29 @@ uint32_t kvm_run_loop::enter_nestedv1(uint64_t time_limit, uint64_t& tb) {
     return static_cast<uint32_t>(trap);
 }
 
+// kvm_hv:kvm_guest_enter and kvm_guest_exit as the tracepoints record them (trace_hv.h):
+// vcpu_id, kvmppc_get_pc (nestedv2: the cached NIA, which an enabled exit tracepoint has just
+// reloaded), pending_exceptions (BOOK3S_IRQPRIO_EXTERNAL = 14, _DECREMENTER = 15, kvm_book3s.h),
+// shregs.msr and ceded.
+void kvm_run_loop::trace_guest_enter() {
+    if (!m_probe.tracing()) return;
+    tracepoint_event e(tracepoint::kvm_guest_enter, m_cpu.id(), m_cpu.cpu().step_time());
+    e.pc = m_guest.nestedv2 ? m_cache.peek(gsid::NIA) : m_vcpu.v1_nia;
+    e.pending = (m_vcpu.ext_pending ? 1ull << 14 : 0) | (m_vcpu.dec_queued ? 1ull << 15 : 0);
+    e.ceded = m_vcpu.ceded;
+    m_probe.tracepoint(e);
+}
+
+void kvm_run_loop::trace_guest_exit(uint32_t trap) {
+    if (!m_probe.tracing()) return;
+    tracepoint_event e(tracepoint::kvm_guest_exit, m_cpu.id(), m_cpu.cpu().step_time());
+    e.trap = trap;
+    e.pc = m_guest.nestedv2 ? m_cache.peek(gsid::NIA) : m_vcpu.v1_nia;
+    e.msr = m_guest.nestedv2 ? m_cache.peek(gsid::MSR) : m_vcpu.v1_msr;
+    e.ceded = m_vcpu.ceded;
+    m_probe.tracepoint(e);
+}
+
 void kvm_run_loop::run_single_vcpu() {
     const unsigned ti = m_cpu.id();
     // kvmhv_run_single_vcpu up to the guest-state window: trap and ceded reset,
@@ -227,6 +251,7 @@ void kvm_run_loop::run_single_vcpu() {
     // GET_STATE when the last exit did not return it (§2.5).
     mark(path_step::l1_dtl);
     if (m_setup.dtl && m_guest.nestedv2) m_cache.get(gsid::NIA);
+    trace_guest_enter();
     mark(path_step::l1_guest_state_enter);
     exec(m_costs.guest_state_enter.cycles);
     // kvmhv_p9_guest_entry runs inside the window: a kprobe on kvmppc_gsb_recv misses it.
@@ -282,6 +307,7 @@ void kvm_run_loop::run_single_vcpu() {
     mark(path_step::l1_trace_exit);
     m_probe.count(counter::l1_guest_exits, ti);
     m_probe.guest_exit_tracepoint(ti, trap);
+    trace_guest_exit(trap);
     if (m_setup.l1.trace_guest_exit) {
         exec(m_costs.trace_exit.cycles);
         if (m_guest.nestedv2) m_cache.get(gsid::NIA);

@@ -84,6 +84,8 @@ private:
     void set_return(uint64_t r3);
     // kvmppc_pseries_do_hcall -> kvmppc_xics_hcall: H_IPI, H_XIRR, H_EOI (book3s_xics.c).
     void xics_hcall(uint64_t nr);
+    void trace_guest_enter();
+    void trace_guest_exit(uint32_t trap);
     // kvmppc_fast_vcpu_kick_hv: wake the target if asleep, IPI its thread if on a CPU.
     void kick(kvm_vcpu& target);
     uint64_t entry_lpcr() const;  // L2's LPCR for the next entry: MER while an external waits

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/log.h"
+#include "sw/l1/plpar_hcall.h"
 #include "sw/papr/gsb_codec.h"
 #include "sw/papr/gsb_ids.h"
 #include "sw/papr/papr.h"
@@ -32,7 +33,7 @@ int64_t nestedv2_state_cache::hcall(uint64_t nr, uint64_t a4, uint64_t a5, uint6
                                     uint64_t a8) {
     hcall_frame f;
     f.r[3] = nr, f.r[4] = a4, f.r[5] = a5, f.r[6] = a6, f.r[7] = a7, f.r[8] = a8;
-    m_thread.hcall(f);
+    plpar_hcall(m_thread, m_probe, f);
     return static_cast<int64_t>(f.r[3]);
 }
 
@@ -42,6 +43,7 @@ uint64_t nestedv2_state_cache::get(uint16_t id) {
     // Member scratch, never a local: the hcall and the charge below may suspend this coroutine,
     // and one still suspended when the simulation ends is never unwound (its heap would leak).
     m_probe.get_state_begin(m_id, m_thread.step_time());
+    if (!m_in_window) gsb_recv_probe(m_thread, m_probe);
     NESTVP_LOG(log::module::l1, log::level::trace,
                "vcpu " << m_vcpu << ": GET_STATE " << gsb_id_string(id)
                        << (m_in_window ? " (inside the guest-state window)" : ""));

@@ -31,6 +31,8 @@ public:
     // kvmppc_set_*: the new value, dirty until the next run.
     void set(uint16_t id, uint64_t value);
     bool valid(uint16_t id) const { return m_valid_gen[id] == m_valid_now; }
+    // The value last loaded or set, valid or not, without a reload (a trace's pc).
+    uint64_t peek(uint16_t id) const { return m_values[id]; }
     void mark_all_dirty(const std::vector<uint16_t>& ids);
 
     // kvmhv_nestedv2_flush_vcpu: writes the run-input buffer (dirty IDs, HDEC_EXPIRY_TB, LPCR).

@@ -283,6 +283,14 @@ void l2_kernel::cede(uint64_t start, bool stop_tick) {
     m_last_idle_us = measured > 2 * lat ? measured - lat : measured / 2;
 }
 
+// The cpuidle state's residency, for a trace: power:cpu_idle's enter and exit in the L2 kernel.
+void l2_kernel::trace_idle(tracepoint point, idle_state state) {
+    if (!m_probe.tracing()) return;
+    tracepoint_event e(point, m_id, m_thread.step_time());
+    e.idle_state = state == idle_state::snooze ? 0 : 1;
+    m_probe.tracepoint(e);
+}
+
 void l2_kernel::idle_loop() {
     m_idle = true;
     for (;;) {
@@ -295,10 +303,12 @@ void l2_kernel::idle_loop() {
                    "vcpu " << m_params.vcpu << ": idle, "
                            << (pick == idle_state::snooze ? "snooze" : "Shared Cede")
                            << ", last idle " << m_last_idle_us << " us");
+        trace_idle(tracepoint::l2_idle_enter, pick);
         if (pick == idle_state::snooze)
             snooze(start);
         else
             cede(start);
+        trace_idle(tracepoint::l2_idle_exit, pick);
         // An expired DEC is taken here once MSR[EE]=1 (timer_interrupt).
         exec(m_costs.idle_exit.cycles);
     }

@@ -69,6 +69,7 @@ private:
     idle_state select_idle_state(uint64_t now) const;
     // snooze_loop: spin at HMT_low until need_resched or the timeout; returns the idle length.
     void snooze(uint64_t start);
+    void trace_idle(tracepoint point, idle_state state);
     // stop_tick: NO_HZ idle stops the tick (false for the boot idle of l2.booted_idle).
     void cede(uint64_t start, bool stop_tick = true);
     double us_since(uint64_t start_tb) {

@@ -33,5 +33,8 @@ void probe_fanout::on_guest_exit_tracepoint(unsigned thread, uint32_t trap) {
 void probe_fanout::on_run_returned(unsigned thread, double t_s) {
     for (probe_observer* o : m_observers) o->on_run_returned(thread, t_s);
 }
+void probe_fanout::on_tracepoint(const tracepoint_event& e) {
+    for (probe_observer* o : m_observers) o->on_tracepoint(e);
+}
 
 }  // namespace nestvp

@@ -32,6 +32,24 @@ public:
     virtual void on_exit_vector(unsigned thread, uint32_t vector) = 0;  // L0 saw L2 trap
     virtual void on_guest_exit_tracepoint(unsigned thread, uint32_t trap) = 0;
     virtual void on_run_returned(unsigned thread, double t_s) = 0;  // L2 ran and exited
+    // A tracepoint fired; only while the probe is tracing (a trace writer is bound).
+    virtual void on_tracepoint(const tracepoint_event&) {}
+};
+
+// An observer that hears nothing but what it overrides: the base of trace writers, which want
+// a few announcements (platforms/traces).
+class probe_listener : public probe_observer {
+public:
+    void on_count(counter, unsigned, uint64_t) override {}
+    void on_step(unsigned, path_step, uint64_t) override {}
+    void on_latency(latency_kind, unsigned, uint32_t, uint64_t, uint64_t, uint64_t) override {}
+    void on_timer_interrupt(unsigned, uint64_t, uint64_t) override {}
+    void on_get_state_begin(unsigned, uint64_t) override {}
+    void on_get_state_end(unsigned, uint64_t) override {}
+    void on_hcall(unsigned, uint64_t) override {}
+    void on_exit_vector(unsigned, uint32_t) override {}
+    void on_guest_exit_tracepoint(unsigned, uint32_t) override {}
+    void on_run_returned(unsigned, double) override {}
 };
 
 // Several observers on one probe, in the order bound.
@@ -50,6 +68,7 @@ public:
     void on_exit_vector(unsigned thread, uint32_t vector) override;
     void on_guest_exit_tracepoint(unsigned thread, uint32_t trap) override;
     void on_run_returned(unsigned thread, double t_s) override;
+    void on_tracepoint(const tracepoint_event& e) override;
 
 private:
     std::vector<probe_observer*> m_observers;
@@ -60,6 +79,10 @@ public:
     // One observer (a probe_fanout for several); nullptr unbinds.
     void bind(probe_observer* observer) { m_observer = observer; }
     bool bound() const { return m_observer != nullptr; }
+    // Whether tracepoints are announced: the software builds a tracepoint_event (and reads the
+    // time for it) only when this holds, so measurement without a trace pays one branch.
+    void set_tracing(bool on) { m_tracing = on; }
+    bool tracing() const { return m_tracing && m_observer != nullptr; }
 
     void count(counter c, unsigned thread, uint64_t n = 1) {
         if (m_observer) m_observer->on_count(c, thread, n);
@@ -93,8 +116,13 @@ public:
         if (m_observer) m_observer->on_run_returned(thread, t_s);
     }
 
+    void tracepoint(const tracepoint_event& e) {
+        if (tracing()) m_observer->on_tracepoint(e);
+    }
+
 private:
     probe_observer* m_observer = nullptr;
+    bool m_tracing = false;
 };
 
 }  // namespace nestvp

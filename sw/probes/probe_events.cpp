@@ -131,4 +131,28 @@ const char* latency_reason_label(uint32_t reason, char (&buf)[32]) {
     }
 }
 
+const char* tracepoint_name(tracepoint p) {
+    switch (p) {
+        case tracepoint::kvm_guest_enter:
+            return "kvm_hv:kvm_guest_enter";
+        case tracepoint::kvm_guest_exit:
+            return "kvm_hv:kvm_guest_exit";
+        case tracepoint::hcall_entry:
+            return "powerpc:hcall_entry";
+        case tracepoint::hcall_exit:
+            return "powerpc:hcall_exit";
+        case tracepoint::gsb_recv:
+            return "probe:kvmppc_gsb_recv";
+        case tracepoint::gsb_buffer:
+            return "l0:gsb_buffer";
+        case tracepoint::l2_idle_enter:
+            return "l2:idle_enter";
+        case tracepoint::l2_idle_exit:
+            return "l2:idle_exit";
+        case tracepoint::count_:
+            break;
+    }
+    return "?";
+}
+
 }  // namespace nestvp

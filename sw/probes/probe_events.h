@@ -138,4 +138,37 @@ constexpr uint32_t by_ipi = 6;           // ... by an interrupt-controller messa
 // "0x980 HDEC", "0xc00 H_CEDE", "in L2", ...
 const char* latency_reason_label(uint32_t reason, char (&buf)[32]);
 
+// What a kernel tracepoint (or kprobe) would record, announced only while a trace writer
+// listens (nested_probe::tracing): the L1 kernel's, as `perf record` names them, and two
+// trace-only details of L0 and L2 (docs/perf-script.md, docs/trace-events.md).
+enum class tracepoint : uint8_t {
+    kvm_guest_enter,  // kvm_hv:kvm_guest_enter (trace_hv.h), in kvmhv_run_single_vcpu
+    kvm_guest_exit,   // kvm_hv:kvm_guest_exit
+    hcall_entry,      // powerpc:hcall_entry (asm/trace.h), every L1 hcall
+    hcall_exit,       // powerpc:hcall_exit
+    gsb_recv,         // probe:kvmppc_gsb_recv, a function-entry kprobe
+    gsb_buffer,       // L0 read and wrote guest-state buffers for an hcall (elements, bytes)
+    l2_idle_enter,    // L2's cpuidle state entered: snooze (0) or Shared Cede (1)
+    l2_idle_exit,
+    count_
+};
+const char* tracepoint_name(tracepoint p);  // "kvm_hv:kvm_guest_exit", ...
+
+struct tracepoint_event {
+    tracepoint_event(tracepoint p, unsigned th, uint64_t time) : point(p), thread(th), t(time) {}
+    tracepoint point;
+    unsigned thread = 0;   // the hardware thread, which is also the L1 CPU and the vCPU
+    uint64_t t = 0;        // sc_time value
+    uint32_t trap = 0;     // kvm_guest_exit: vcpu->arch.trap
+    bool ceded = false;    // kvm_guest_*: vcpu->arch.ceded
+    uint64_t pc = 0;       // kvm_guest_*: kvmppc_get_pc
+    uint64_t msr = 0;      // kvm_guest_exit: shregs.msr
+    uint64_t pending = 0;  // kvm_guest_enter: pending_exceptions
+    uint64_t opcode = 0;   // hcall_*: r3 at entry
+    int64_t retval = 0;    // hcall_exit: r3 at return
+    // gsb_buffer: what L0 read from L1's input and wrote to its output, for the hcall `opcode`
+    uint64_t elements_in = 0, bytes_in = 0, elements_out = 0, bytes_out = 0;
+    unsigned idle_state = 0;  // l2_idle_*: 0 snooze, 1 Shared Cede
+};
+
 }  // namespace nestvp

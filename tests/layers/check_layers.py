@@ -40,6 +40,9 @@ ALLOWED = {
                            "platforms/report", "platforms/processes"],
     "platforms/figures": ["platforms/config", "platforms/results", "platforms/records",
                           "platforms/report", "platforms/processes", "platforms/analysis"],
+    # Trace writers observe the probe; trace-stats reads traces into the records' JSON.
+    "platforms/traces": ["sw/probes", "sw/papr", "platforms/config", "platforms/results",
+                         "platforms/records"],
     "platforms/cli": ["models", "sw", "platforms"],
 }
 # What L1, L2 and the workloads may include from models/.
