@@ -4,9 +4,9 @@
 // covered"):
 // * `make formal` (scripts/formal/) reads it with yosys -formal -DFORMAL -DNESTVP_ASSERT and
 //   proves every property by k-induction with yosys-smtbmc;
-// * the Verilated unit (rtl/CMakeLists.txt, --assert -DNESTVP_ASSERT) checks the same
-//   properties at every clock; a failure calls nestvp_property_failed(name) (DPI), and the
-//   wrapper (models/rtl_timer_unit.cpp) stops the run naming it.
+// * the Verilated unit is meant to check the same properties at every clock (--assert
+//   -DNESTVP_ASSERT, a failure calling nestvp_property_failed(name) through DPI); not built
+//   yet: rtl/CMakeLists.txt passes --noassert and no wrapper defines the DPI function.
 // Only the open-source yosys 0.23 front end's subset is used: labelled immediate assertions in
 // clocked always blocks, $past, no sequences, no action blocks (FORMAL leaves the DPI out).
 //

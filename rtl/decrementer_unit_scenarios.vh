@@ -2,9 +2,9 @@
 // the properties (it uses their f_* helpers).
 //
 // The scenarios software creates on the unit, as cover points (docs/rtl-decrementer.md, "What
-// is proven, what is simulated, what is covered"): `make coverage` counts them (Verilator
-// --coverage-user) per source, and `make formal` shows each reachable (yosys-smtbmc -c), so a
-// proof whose antecedent never happens would be visible. The c_* points are the antecedents
+// is proven, what is simulated, what is covered"): `make formal` shows each reachable
+// (yosys-smtbmc -c), so a proof whose antecedent never happens would be visible. Counting them
+// per source in `make coverage` (Verilator --coverage-user) is not built yet. The c_* points are the antecedents
 // of the exactness properties, formal only.
 // Semantics: timer-facilities.md §2.1, §2.2, §3, §7.2.
 

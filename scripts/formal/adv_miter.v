@@ -45,7 +45,6 @@ module adv_miter (
     wire       start = pos_q == 64'd0;
     always @(*) if (start) assume (n_in != 64'd0);
     wire [63:0] n = start ? n_in : n_q;
-    wire       first = start;
     wire       last = pos_q + 64'd1 == n;
     wire       wr_dec = start ? wr_dec_in : wr_dec_q;
     wire       wr_hdec = start ? wr_hdec_in : wr_hdec_q;
@@ -84,7 +83,7 @@ module adv_miter (
     decrementer_unit many (
         .clk(clk), .rst(1'b0), .dec_bits(strap), .adv(64'd1),
         .wr_dec(last && wr_dec), .dec_wdata(dwd), .wr_hdec(last && wr_hdec), .hdec_wdata(hwd),
-        .lpcr_ld(ld), .lpcr_hdice(hdice), .hdec_ack(first && ack), .pm_enter(last && pm),
+        .lpcr_ld(ld), .lpcr_hdice(hdice), .hdec_ack(start && ack), .pm_enter(last && pm),
         .dec_rd(m_dec_rd), .hdec_rd(m_hdec_rd), .dec_irq(m_dec_irq), .hdec_irq(m_hdec_irq),
         .dec_edge_ticks(m_dec_edge), .hdec_edge_ticks(m_hdec_edge),
         .next_edge_ticks(m_next_edge), .dec_state(m_dec), .hdec_state(m_hdec));

@@ -124,7 +124,8 @@ def main():
                 print(f"FAILED {p}: {status} at depth {k}", flush=True)
                 ok = False
         status, k = miter_f.result()
-        if status == "proven":
+        miter_proven = status == "proven"
+        if miter_proven:
             print(f"PROVEN {MITER} (k-induction, depth {k})", flush=True)
         else:
             print(f"FAILED {MITER}: {status} at depth {k}", flush=True)
@@ -139,10 +140,12 @@ def main():
                 ok = False
         # A mutant with a fourth field is checked against that property alone (the miter's
         # mutants: the point is that the miter kills them, though a unit property would too).
-        killers = proven + ([MITER] if status == "proven" else [])
         mfs = []
         for n, old, new, only in read_mutants():
-            props = proven if only is None else [p for p in killers if p == only]
+            if only is None:
+                props = proven
+            else:
+                props = [only] if only in proven or (only == MITER and miter_proven) else []
             mfs.append((n, pool.submit(mutant_one, n, old, new, props,
                                        os.path.join(work, "mutant", n))))
         for n, fut in mfs:

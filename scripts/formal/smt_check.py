@@ -16,30 +16,27 @@ class ToolError(RuntimeError):
     """yosys or yosys-smtbmc could not run (not a proof result)."""
 
 
-def _yosys_script(design, keep, kind, out_smt2):
-    reads = " ".join(design["sources"])
+def _read_cmd(design):
     defs = " ".join("-D" + d for d in design["defines"])
     incs = " ".join("-I" + i for i in design["include_dirs"])
+    return (f"read_verilog -formal {defs} {incs} {' '.join(design['sources'])}; "
+            f"prep -top {design['top']}; ")
+
+
+def _yosys_script(design, keep, kind, out_smt2):
     top = design["top"]
     other = "cover" if kind == "assert" else "assert"
-    if keep is None:
-        keep_cmds = ""
-    else:
-        # opt_clean drops the logic only the deleted properties read.
-        sel = " ".join(f"{top}/{k}" for k in ([keep] if isinstance(keep, str) else keep))
-        keep_cmds = f"select -set keep {sel}; delete t:${kind} @keep %d; opt_clean; "
-    params = "".join(f"chparam -set {k} {v} {top}; " for k, v in design.get("params", {}).items())
-    return (f"read_verilog -formal {defs} {incs} {reads}; {params}prep -top {top}; flatten; "
-            f"async2sync; "
-            f"chformal -{other} -remove; {keep_cmds}write_smt2 -wires {out_smt2}")
+    # opt_clean drops the logic only the deleted properties read.
+    sel = " ".join(f"{top}/{k}" for k in ([keep] if isinstance(keep, str) else keep))
+    return (f"{_read_cmd(design)}flatten; async2sync; chformal -{other} -remove; "
+            f"select -set keep {sel}; delete t:${kind} @keep %d; opt_clean; "
+            f"write_smt2 -wires {out_smt2}")
 
 
 def labels(design, kind, workdir):
     """The labels of the design's `kind` ("assert" or "cover") cells, in source order."""
     os.makedirs(workdir, exist_ok=True)
-    script = (f"read_verilog -formal {' '.join('-D' + d for d in design['defines'])} "
-              f"{' '.join('-I' + i for i in design['include_dirs'])} "
-              f"{' '.join(design['sources'])}; prep -top {design['top']}; select -list t:${kind}")
+    script = f"{_read_cmd(design)}select -list t:${kind}"
     r = subprocess.run(["yosys", "-p", script], capture_output=True, text=True, cwd=workdir)
     if r.returncode != 0:
         raise ToolError(f"yosys failed listing {kind}: {(r.stderr or r.stdout)[-2000:]}")
